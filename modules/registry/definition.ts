@@ -1,0 +1,112 @@
+/**
+ * A kind is data: a ResourceDefinition plus a Strategy. The generic store, discovery, OpenAPI (and later Table,
+ * Protobuf, strategic merge and server-side apply) all read the same definition. Nothing generic switches on a
+ * kind name; built-in kinds and CRD-defined kinds are the same thing at run time.
+ */
+import type { FieldError } from '../api/status.js';
+import type { KubeObject } from '../api/object.js';
+
+export type Scope = 'Namespaced' | 'Cluster';
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export const allVerbs: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** OpenAPI v3 structural schema, as in a CRD's `openAPIV3Schema`, with kube's `x-kubernetes-*` markers. */
+export interface Schema {
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
+  format?: string;
+  description?: string;
+  properties?: Record<string, Schema>;
+  additionalProperties?: Schema | boolean;
+  items?: Schema;
+  required?: string[];
+  enum?: unknown[];
+  default?: unknown;
+  nullable?: boolean;
+  maxLength?: number;
+  minLength?: number;
+  maxItems?: number;
+  maximum?: number;
+  minimum?: number;
+  pattern?: string;
+  'x-kubernetes-int-or-string'?: boolean;
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-embedded-resource'?: boolean;
+  'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
+  'x-kubernetes-list-map-keys'?: string[];
+  'x-kubernetes-map-type'?: 'atomic' | 'granular';
+  'x-kubernetes-patch-strategy'?: string;
+  'x-kubernetes-patch-merge-key'?: string;
+  /** OpenAPI component name for shared types (e.g. io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta) */
+  'x-pgkube-ref'?: string;
+  /** protobuf field number of this property within its parent message (used by the Protobuf codec) */
+  'x-pgkube-protobuf'?: number;
+}
+
+export interface PrinterColumn {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format?: string;
+  description: string;
+  priority: number;
+  /** JSONPath (simple `.a.b` form) into the object */
+  jsonPath: string;
+}
+
+/** Everything a kind's own rules may need to know about the write in progress. */
+export interface StrategyContext {
+  /** true for dryRun=All: nothing is persisted */
+  dryRun: boolean;
+}
+
+export interface Strategy {
+  /** Fill defaults on a decoded object (runs on create and update, before validation). */
+  defaults?(obj: KubeObject): void;
+  /** Clear or set fields the server owns on create (e.g. status, generation). */
+  prepareForCreate?(obj: KubeObject): void;
+  /** Same for update; `old` is the stored object. */
+  prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
+  /** Kind-specific validation of a new object (object metadata is validated generically). */
+  validate?(obj: KubeObject): FieldError[];
+  /** Kind-specific validation of an update (immutability rules), in addition to `validate`. */
+  validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
+  /** Fields beyond metadata.name/metadata.namespace that fieldSelector may name, with their values. */
+  selectableFields?(obj: KubeObject): Record<string, string>;
+}
+
+export interface ResourceDefinition {
+  /** API group; '' is the core group */
+  group: string;
+  /** served versions, preferred first */
+  versions: string[];
+  /** storage version */
+  storageVersion: string;
+  /** plural resource name used in URLs */
+  resource: string;
+  singular: string;
+  kind: string;
+  listKind: string;
+  scope: Scope;
+  shortNames?: string[];
+  categories?: string[];
+  verbs: Verb[];
+  /** subresources served beside the main resource, e.g. ['status'] */
+  subresources?: string[];
+  /** name rule for metadata.name */
+  nameRule: 'dns1123Subdomain' | 'dns1123Label' | 'pathSegment';
+  /** true when the kind tracks metadata.generation (bumped on changes outside metadata/status) */
+  tracksGeneration?: boolean;
+  /** true when PUT on a missing object creates it (kube: AllowCreateOnUpdate) */
+  allowCreateOnUpdate?: boolean;
+  /** structural schema of the whole object (apiVersion, kind, metadata, ...) */
+  schema: Schema;
+  /** description of the kind (OpenAPI, kubectl explain) */
+  description: string;
+  printerColumns?: PrinterColumn[];
+  strategy: Strategy;
+}
+
+export function groupVersion(group: string, version: string): string {
+  return group ? `${group}/${version}` : version;
+}

@@ -1,0 +1,4 @@
+export * from './store.js';
+export { PostgresStore } from './postgres-store.js';
+export { connect, migrate } from './database.js';
+export { startEmbeddedPostgres, freePort, type RunningPostgres } from './embedded-postgres.js';

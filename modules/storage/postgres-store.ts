@@ -1,0 +1,140 @@
+/** The Store port on PostgreSQL (postgres.js). SQL and PostgreSQL error codes stay in this file. */
+import postgres from 'postgres';
+import type { KubeObject } from '../api/object.js';
+import {
+  AlreadyExistsError,
+  ConflictError,
+  NamespaceNotFoundError,
+  NamespaceTerminatingError,
+  NotFoundError,
+  UnavailableError,
+  type Change,
+  type ChangeType,
+  type CreateOptions,
+  type ListResult,
+  type ObjectKey,
+  type Store,
+  type Stored,
+} from './store.js';
+import { WriteBatcher, type WriteOutcome } from './write-batch.js';
+
+const changeTypes: ChangeType[] = ['ADDED', 'ADDED', 'MODIFIED', 'DELETED'];
+
+export function withRv(body: KubeObject, rv: number): Stored {
+  body.metadata.resourceVersion = String(rv);
+  return { rv, object: body };
+}
+
+/** The body as stored: the rv column, not the body, carries the resourceVersion. */
+function storedBody(object: KubeObject): KubeObject {
+  if (object.metadata.resourceVersion === undefined) return object;
+  const { resourceVersion: _rv, ...metadata } = object.metadata;
+  return { ...object, metadata };
+}
+
+/** Connection-level failures become UnavailableError; everything else is a bug and stays as it is. */
+function translate(error: unknown): unknown {
+  if (error instanceof postgres.PostgresError) {
+    // class 08: connection exception; 57P: operator intervention (shutdown); 53: insufficient resources
+    if (/^(08|57P|53)/.test(error.code)) return new UnavailableError(error.message);
+    return error;
+  }
+  const code = (error as { code?: string })?.code;
+  if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|CONNECTION_)/.test(code)) {
+    return new UnavailableError(String((error as Error).message));
+  }
+  return error;
+}
+
+export class PostgresStore implements Store {
+  private readonly batcher: WriteBatcher;
+
+  constructor(private readonly sql: postgres.Sql) {
+    this.batcher = new WriteBatcher(sql);
+  }
+
+  async get(key: ObjectKey): Promise<Stored | undefined> {
+    const rows = await this.sql`
+      SELECT rv, body FROM objects
+      WHERE resource = ${key.resource} AND namespace = ${key.namespace} AND name = ${key.name}`.catch(fail);
+    if (rows.length === 0) return undefined;
+    return withRv(rows[0].body, Number(rows[0].rv));
+  }
+
+  async list(resource: string, namespace?: string): Promise<ListResult> {
+    // one statement, one snapshot: the counter and the rows agree
+    const rows =
+      namespace === undefined
+        ? await this.sql`
+            SELECT r.rv AS cur, o.rv, o.body FROM revision r
+            LEFT JOIN objects o ON o.resource = ${resource}
+            WHERE r.id = 1 ORDER BY o.namespace, o.name`.catch(fail)
+        : await this.sql`
+            SELECT r.rv AS cur, o.rv, o.body FROM revision r
+            LEFT JOIN objects o ON o.resource = ${resource} AND o.namespace = ${namespace}
+            WHERE r.id = 1 ORDER BY o.name`.catch(fail);
+    const items: Stored[] = [];
+    for (const row of rows) if (row.body !== null) items.push(withRv(row.body, Number(row.rv)));
+    return { rv: Number(rows[0].cur), items };
+  }
+
+  async create(key: ObjectKey, object: KubeObject, options: CreateOptions = {}): Promise<Stored> {
+    const body = storedBody(object);
+    const outcome = await this.write({
+      op: 'c',
+      key,
+      uid: String(object.metadata.uid),
+      body,
+      activeNamespace: options.activeNamespace,
+    });
+    if (outcome.rv !== undefined) return withRv(body, outcome.rv);
+    if (outcome.namespaceState === 'missing') throw new NamespaceNotFoundError(options.activeNamespace!);
+    if (outcome.namespaceState === 'terminating') throw new NamespaceTerminatingError(options.activeNamespace!);
+    throw new AlreadyExistsError(key);
+  }
+
+  async update(key: ObjectKey, object: KubeObject, expectedRv: number): Promise<Stored> {
+    const body = storedBody(object);
+    const outcome = await this.write({ op: 'u', key, body, expectedRv });
+    if (outcome.rv !== undefined) return withRv(body, outcome.rv);
+    if (outcome.currentRv === undefined) throw new NotFoundError(key);
+    throw new ConflictError(key);
+  }
+
+  async delete(key: ObjectKey, expectedRv: number): Promise<Stored> {
+    const outcome = await this.write({ op: 'd', key, expectedRv });
+    if (outcome.rv !== undefined) return withRv(outcome.deleted!, outcome.rv);
+    if (outcome.currentRv === undefined) throw new NotFoundError(key);
+    throw new ConflictError(key);
+  }
+
+  async currentRv(): Promise<number> {
+    const rows = await this.sql`SELECT rv FROM revision WHERE id = 1`.catch(fail);
+    return Number(rows[0].rv);
+  }
+
+  async changes(afterRv: number, limit: number): Promise<Change[]> {
+    const rows = await this.sql`
+      SELECT rv, resource, namespace, name, type, body FROM changes
+      WHERE rv > ${afterRv} ORDER BY rv LIMIT ${limit}`.catch(fail);
+    return rows.map((row) => {
+      const rv = Number(row.rv);
+      return {
+        rv,
+        resource: row.resource,
+        namespace: row.namespace,
+        name: row.name,
+        type: changeTypes[row.type],
+        object: withRv(row.body, rv).object,
+      };
+    });
+  }
+
+  private write(op: Parameters<WriteBatcher['submit']>[0]): Promise<WriteOutcome> {
+    return this.batcher.submit(op).catch(fail);
+  }
+}
+
+function fail(error: unknown): never {
+  throw translate(error);
+}

@@ -1,0 +1,43 @@
+/**
+ * The PostgreSQL schema. `objects` holds the current state; `changes` is the append-only change log that
+ * watchers tail by resourceVersion; `revision` is the one-row counter whose row lock orders commits, so that
+ * resourceVersion order equals commit order across every replica (DESIGN.md "Storage invariants").
+ *
+ * Bodies are stored without `metadata.resourceVersion`: the `rv` column is the truth and is put back on read.
+ */
+import { bigint, index, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const revision = pgTable('revision', {
+  id: smallint('id').primaryKey(),
+  rv: bigint('rv', { mode: 'number' }).notNull(),
+});
+
+export const objects = pgTable(
+  'objects',
+  {
+    /** `<group>/<resource>`, e.g. `/configmaps` or `coordination.k8s.io/leases` */
+    resource: text('resource').notNull(),
+    /** '' for cluster-scoped objects */
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    uid: uuid('uid').notNull(),
+    rv: bigint('rv', { mode: 'number' }).notNull(),
+    body: jsonb('body').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.resource, t.namespace, t.name] })],
+);
+
+export const changes = pgTable(
+  'changes',
+  {
+    rv: bigint('rv', { mode: 'number' }).primaryKey(),
+    resource: text('resource').notNull(),
+    namespace: text('namespace').notNull(),
+    name: text('name').notNull(),
+    /** 1 ADDED, 2 MODIFIED, 3 DELETED */
+    type: smallint('type').notNull(),
+    body: jsonb('body').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('changes_at').on(t.at)],
+);

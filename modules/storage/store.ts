@@ -1,0 +1,91 @@
+/**
+ * The storage port: narrow and revision-based (DESIGN.md rule 3). Everything above it speaks in objects and
+ * resourceVersions; PostgreSQL details stay in the adapter and surface only as the typed errors below.
+ */
+import type { KubeObject } from '../api/object.js';
+
+export interface ObjectKey {
+  /** `<group>/<resource>` */
+  resource: string;
+  /** '' for cluster-scoped objects */
+  namespace: string;
+  name: string;
+}
+
+export interface Stored {
+  rv: number;
+  /** the object with metadata.resourceVersion set */
+  object: KubeObject;
+}
+
+export interface ListResult {
+  /** the revision the snapshot was read at */
+  rv: number;
+  items: Stored[];
+}
+
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface Change extends ObjectKey {
+  rv: number;
+  type: ChangeType;
+  object: KubeObject;
+}
+
+export interface CreateOptions {
+  /** refuse the create unless this namespace exists and is not terminating (checked in the same transaction) */
+  activeNamespace?: string;
+}
+
+export interface Store {
+  get(key: ObjectKey): Promise<Stored | undefined>;
+  /** every object of a resource (in one namespace when given), read at one snapshot */
+  list(resource: string, namespace?: string): Promise<ListResult>;
+  create(key: ObjectKey, object: KubeObject, options?: CreateOptions): Promise<Stored>;
+  /** replace the object if its stored revision is still `expectedRv` */
+  update(key: ObjectKey, object: KubeObject, expectedRv: number): Promise<Stored>;
+  /** remove the object if its stored revision is still `expectedRv`; returns it at the deletion revision */
+  delete(key: ObjectKey, expectedRv: number): Promise<Stored>;
+  /** the newest committed revision */
+  currentRv(): Promise<number>;
+  /** change-log entries after `afterRv`, oldest first */
+  changes(afterRv: number, limit: number): Promise<Change[]>;
+}
+
+export const NAMESPACES_RESOURCE = '/namespaces';
+
+export class StorageError extends Error {}
+
+export class NotFoundError extends StorageError {
+  constructor(readonly key: ObjectKey) {
+    super(`${key.resource} ${key.namespace}/${key.name} not found`);
+  }
+}
+
+export class AlreadyExistsError extends StorageError {
+  constructor(readonly key: ObjectKey) {
+    super(`${key.resource} ${key.namespace}/${key.name} already exists`);
+  }
+}
+
+/** the object changed since the revision the writer expected */
+export class ConflictError extends StorageError {
+  constructor(readonly key: ObjectKey) {
+    super(`${key.resource} ${key.namespace}/${key.name} was modified`);
+  }
+}
+
+export class NamespaceNotFoundError extends StorageError {
+  constructor(readonly namespace: string) {
+    super(`namespace ${namespace} not found`);
+  }
+}
+
+export class NamespaceTerminatingError extends StorageError {
+  constructor(readonly namespace: string) {
+    super(`namespace ${namespace} is terminating`);
+  }
+}
+
+/** the backing database could not be reached or failed; never the client's fault */
+export class UnavailableError extends StorageError {}
