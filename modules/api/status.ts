@@ -165,7 +165,7 @@ export class ApiError extends Error {
       group: group || undefined,
       kind,
       causes: errors.map((e) => ({
-        reason: `Field${e.type}`,
+        reason: `FieldValue${e.type}`,
         message: formatCauseMessage(e),
         field: e.field,
       })),

@@ -10,7 +10,16 @@ export type Scope = 'Namespaced' | 'Cluster';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
-export const allVerbs: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+export const allVerbs: Verb[] = [
+  'create',
+  'delete',
+  'deletecollection',
+  'get',
+  'list',
+  'patch',
+  'update',
+  'watch',
+];
 
 /** OpenAPI v3 structural schema, as in a CRD's `openAPIV3Schema`, with kube's `x-kubernetes-*` markers. */
 export interface Schema {
@@ -52,6 +61,11 @@ export interface PrinterColumn {
   priority: number;
   /** JSONPath (simple `.a.b` form) into the object */
   jsonPath: string;
+  /**
+   * Computed cell for built-in columns a JSONPath cannot express (counts, ages, joined fields), as kube's
+   * printers compute them. When set, the Table encoder uses it instead of `jsonPath`.
+   */
+  cell?(obj: KubeObject, nowMs: number): string | number | boolean | null;
 }
 
 /** Everything a kind's own rules may need to know about the write in progress. */
@@ -71,6 +85,15 @@ export interface Strategy {
   validate?(obj: KubeObject): FieldError[];
   /** Kind-specific validation of an update (immutability rules), in addition to `validate`. */
   validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
+  /**
+   * Normalize the object after validation passed, just before it is stored (create and update), e.g. fields
+   * derived from a name that generateName only produced after prepareForCreate ran.
+   */
+  canonicalize?(obj: KubeObject): void;
+  /** Changes made when an object turns Terminating (e.g. a Namespace's status.phase). */
+  prepareForDelete?(obj: KubeObject): void;
+  /** Kind-specific finalizers beyond metadata.finalizers (e.g. a Namespace's spec.finalizers). */
+  finalizers?(obj: KubeObject): string[];
   /** Fields beyond metadata.name/metadata.namespace that fieldSelector may name, with their values. */
   selectableFields?(obj: KubeObject): Record<string, string>;
 }
@@ -99,12 +122,22 @@ export interface ResourceDefinition {
   tracksGeneration?: boolean;
   /** true when PUT on a missing object creates it (kube: AllowCreateOnUpdate) */
   allowCreateOnUpdate?: boolean;
+  /**
+   * false when an update must carry metadata.resourceVersion (kube: AllowUnconditionalUpdate; 409 Conflict
+   * "metadata.resourceVersion must be specified for an update" otherwise). Absent means true.
+   */
+  allowUnconditionalUpdate?: boolean;
   /** structural schema of the whole object (apiVersion, kind, metadata, ...) */
   schema: Schema;
   /** description of the kind (OpenAPI, kubectl explain) */
   description: string;
   printerColumns?: PrinterColumn[];
   strategy: Strategy;
+  /**
+   * Strategies for writes through a subresource (e.g. namespaces/status, namespaces/finalize). A hook absent
+   * there is skipped (the main strategy's hooks do not run for subresource writes).
+   */
+  subresourceStrategies?: Record<string, Strategy>;
 }
 
 export function groupVersion(group: string, version: string): string {

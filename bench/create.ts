@@ -1,0 +1,132 @@
+/**
+ * bench/create: ConfigMap (1 KB) creates/s through HTTPS at 8 concurrent keep-alive clients, against the
+ * raw baseline measured in the same run on the same database: single-row JSONB INSERT transactions/s at 8
+ * clients (pgbench -c 8 when installed; otherwise the same loop over postgres.js, and it says so).
+ *
+ *   npm run build && node dist/bench/create.js [--seconds=10] [--database-url=…]
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Agent, request } from 'node:https';
+import postgres from 'postgres';
+import { startEmbeddedPostgres } from '../modules/storage/index.js';
+import { startServer } from '../test/support/server.js';
+
+const CLIENTS = 8;
+const arg = (name: string, fallback: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=').slice(1).join('=') ?? fallback;
+const SECONDS = Number(arg('seconds', '10'));
+const payload = (i: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}` }, data: { v: 'x'.repeat(1000) } });
+
+async function pgbenchBaseline(url: string): Promise<{ tps: number; how: string }> {
+  const sql = postgres(url, { max: 1, onnotice: () => undefined });
+  await sql`CREATE TABLE IF NOT EXISTS bench_raw (id bigserial PRIMARY KEY, body jsonb NOT NULL)`;
+  const body = JSON.stringify(payload(0));
+  const haveBench = spawnSync('pgbench', ['--version']).status === 0;
+  if (haveBench) {
+    await sql.end();
+    const dir = await mkdtemp(path.join(tmpdir(), 'pgkube-bench-'));
+    const script = path.join(dir, 'insert.sql');
+    await writeFile(script, `INSERT INTO bench_raw (body) VALUES ('${body}'::jsonb);\n`);
+    const u = new URL(url);
+    const r = spawnSync(
+      'pgbench',
+      ['-n', '-c', String(CLIENTS), '-j', '2', '-T', String(SECONDS), '-f', script, '-h', u.hostname, '-p', u.port, '-U', decodeURIComponent(u.username), u.pathname.slice(1)],
+      { env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password) }, encoding: 'utf8' },
+    );
+    const m = /tps = ([\d.]+)/.exec(r.stdout);
+    if (!m) throw new Error(`pgbench failed: ${r.stderr}`);
+    return { tps: Number(m[1]), how: `pgbench -c ${CLIENTS} -j 2, one-line INSERT script` };
+  }
+  // fallback: the same single-row insert from 8 postgres.js connections
+  await sql.end();
+  const pool = postgres(url, { max: CLIENTS, onnotice: () => undefined });
+  let done = 0;
+  const end = Date.now() + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (Date.now() < end) {
+        await pool`INSERT INTO bench_raw (body) VALUES (${body}::jsonb)`;
+        done++;
+      }
+    }),
+  );
+  await pool.end();
+  return { tps: done / SECONDS, how: `postgres.js loop, ${CLIENTS} connections (pgbench not installed)` };
+}
+
+async function serverCreates(baseUrl: string, token: string, ca: string): Promise<{ rate: number; errors: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS, ca });
+  let next = 0;
+  let ok = 0;
+  let errors = 0;
+  const post = (i: number) =>
+    new Promise<number>((resolve, reject) => {
+      const body = JSON.stringify(payload(i));
+      const req = request(
+        new URL('/api/v1/namespaces/default/configmaps', baseUrl),
+        { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  // warm up connections and JIT
+  await Promise.all(Array.from({ length: CLIENTS * 20 }, () => post(next++)));
+  const started = Date.now();
+  const end = started + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (Date.now() < end) {
+        const status = await post(next++);
+        if (status === 201) ok++;
+        else errors++;
+      }
+    }),
+  );
+  agent.destroy();
+  return { rate: ok / ((Date.now() - started) / 1000), errors };
+}
+
+async function main() {
+  let url = arg('database-url', process.env.DATABASE_URL ?? '');
+  let embedded;
+  if (!url) {
+    const dir = await mkdtemp(path.join(tmpdir(), 'pgkube-bench-pg-'));
+    embedded = await startEmbeddedPostgres({ dir: path.join(dir, 'pg'), database: 'bench' });
+    url = embedded.url;
+  }
+  const raw = await pgbenchBaseline(url);
+  const server = await startServer({ databaseUrl: url });
+  // the load generator runs in its own process, as a real client would
+  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, '--client', server.url, server.token, `--seconds=${SECONDS}`], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  child.stdin.end(server.ca);
+  let out = '';
+  child.stdout.on('data', (c) => (out += c));
+  await new Promise((r) => child.on('exit', r));
+  const result = JSON.parse(out);
+  await server.stop();
+  await embedded?.stop();
+  const ratio = result.rate / raw.tps;
+  console.log(`raw PostgreSQL inserts/s (${raw.how}): ${raw.tps.toFixed(0)}`);
+  console.log(`pgkube ConfigMap creates/s over HTTPS, ${CLIENTS} keep-alive clients: ${result.rate.toFixed(0)} (errors: ${result.errors})`);
+  console.log(`ratio: ${ratio.toFixed(2)} (target >= 0.5)`);
+}
+
+if (process.argv[2] === '--client') {
+  const chunks: Buffer[] = [];
+  process.stdin.on('data', (c) => chunks.push(c));
+  process.stdin.on('end', async () => {
+    const r = await serverCreates(process.argv[3], process.argv[4], Buffer.concat(chunks).toString());
+    process.stdout.write(JSON.stringify(r));
+  });
+} else {
+  await main();
+}

@@ -1,0 +1,50 @@
+/** The generated admin identity and its kubeconfig, written into the data dir at every start. */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { UserInfo } from './user.js';
+
+export interface AdminCredentials {
+  token: string;
+  user: UserInfo;
+}
+
+export async function adminCredentials(dataDir: string): Promise<AdminCredentials> {
+  const file = path.join(dataDir, 'admin.token');
+  let token: string;
+  let uid: string;
+  if (existsSync(file)) {
+    [token, uid] = (await readFile(file, 'utf8')).trim().split(',');
+  } else {
+    token = randomBytes(32).toString('base64url');
+    uid = randomUUID();
+    await writeFile(file, `${token},${uid}\n`, { mode: 0o600 });
+  }
+  return { token, user: { name: 'pgkube-admin', uid, groups: ['system:masters'] } };
+}
+
+export function kubeconfig(server: string, caPem: string, token: string): string {
+  const ca = Buffer.from(caPem).toString('base64');
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    '- name: pgkube',
+    '  cluster:',
+    `    server: ${server}`,
+    `    certificate-authority-data: ${ca}`,
+    'users:',
+    '- name: pgkube-admin',
+    '  user:',
+    `    token: ${token}`,
+    'contexts:',
+    '- name: pgkube',
+    '  context:',
+    '    cluster: pgkube',
+    '    user: pgkube-admin',
+    '    namespace: default',
+    'current-context: pgkube',
+    '',
+  ].join('\n');
+}

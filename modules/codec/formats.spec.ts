@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ApiError } from '../api/status.js';
+import { decodeBody, encodeBody, negotiateInput, negotiateOutput } from './formats.js';
+
+const code = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    return (e as ApiError).code;
+  }
+  return 0;
+};
+
+describe('negotiation', () => {
+  for (const [accept, format] of [
+    [undefined, 'json'],
+    ['application/json', 'json'],
+    ['*/*', 'json'],
+    ['application/yaml', 'yaml'],
+    ['application/json;as=Table;v=v1;g=meta.k8s.io,application/json', 'json'],
+    ['application/vnd.kubernetes.protobuf, application/json', 'json'],
+    ['application/yaml;q=0.5, application/json', 'json'],
+  ] as const) {
+    it(`Accept ${accept} → ${format}`, () => assert.equal(negotiateOutput(accept), format));
+  }
+  it('406 when nothing fits', () => {
+    assert.equal(code(() => negotiateOutput('text/html')), 406);
+    assert.equal(code(() => negotiateOutput('application/json;as=Table;v=v1;g=meta.k8s.io')), 406);
+  });
+  it('415 on an unknown request type; JSON when unset', () => {
+    assert.equal(negotiateInput(undefined), 'json');
+    assert.equal(negotiateInput('application/yaml; charset=utf-8'), 'yaml');
+    assert.equal(code(() => negotiateInput('text/plain')), 415);
+  });
+});
+
+describe('bodies', () => {
+  it('400 on malformed JSON and YAML', () => {
+    assert.equal(code(() => decodeBody('{"a":', 'json')), 400);
+    assert.equal(code(() => decodeBody('a: [b', 'yaml')), 400);
+  });
+  it('reads YAML as 1.1', () => {
+    assert.deepEqual(decodeBody('a: yes\nb: "1"\n', 'yaml'), { a: true, b: '1' });
+  });
+  it('writes YAML with sorted keys', () => {
+    assert.equal(encodeBody({ b: 1, a: { d: 1, c: 2 } }, 'yaml', false), 'a:\n  c: 2\n  d: 1\nb: 1\n');
+  });
+});

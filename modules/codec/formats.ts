@@ -1,0 +1,69 @@
+/** The wire formats of this slice (JSON and YAML) and negotiation between them (406/415). */
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { ApiError } from '../api/status.js';
+import { parseAccept, parseMediaType } from './media-type.js';
+
+export type Format = 'json' | 'yaml';
+
+export const contentTypes: Record<Format, string> = {
+  json: 'application/json',
+  yaml: 'application/yaml',
+};
+
+/** what kube lists as serializable; Protobuf is accepted on the wire later */
+const supportedMediaTypes = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+
+function formatOf(type: string, subtype: string): Format | undefined {
+  if (type === '*' && subtype === '*') return 'json';
+  if (type !== 'application') return undefined;
+  if (subtype === 'json' || subtype === '*') return 'json';
+  if (subtype === 'yaml') return 'yaml';
+  return undefined;
+}
+
+/**
+ * Picks the response format from Accept. Forms we cannot serve yet (Table, PartialObjectMetadata, Protobuf)
+ * are skipped, so a client that also listed plain JSON gets JSON, as kube falls back; nothing left → 406.
+ */
+export function negotiateOutput(accept: string | undefined): Format {
+  const list = parseAccept(accept);
+  if (list.length === 0) return 'json';
+  for (const m of list) {
+    if (m.params.as) continue;
+    const format = formatOf(m.type, m.subtype);
+    if (format) return format;
+  }
+  throw ApiError.notAcceptable(supportedMediaTypes);
+}
+
+export function negotiateInput(contentType: string | undefined): Format {
+  if (!contentType) return 'json';
+  const m = parseMediaType(contentType);
+  const format = m && !m.params.as ? formatOf(m.type, m.subtype) : undefined;
+  if (!format || m?.type === '*' || m?.subtype === '*') {
+    throw ApiError.unsupportedMediaType(contentType, supportedMediaTypes);
+  }
+  return format;
+}
+
+export function decodeBody(body: Buffer | string, format: Format): unknown {
+  const text = typeof body === 'string' ? body : body.toString('utf8');
+  if (format === 'json') {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      throw ApiError.badRequest(`json parse error: ${(e as Error).message}`);
+    }
+  }
+  try {
+    // kube reads YAML as YAML 1.1 (sigs.k8s.io/yaml): yes/no/on/off are booleans there
+    return parseYaml(text, { version: '1.1', uniqueKeys: false, maxAliasCount: 100 });
+  } catch (e) {
+    throw ApiError.badRequest(`yaml: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+export function encodeBody(value: unknown, format: Format, pretty: boolean): string {
+  if (format === 'yaml') return stringifyYaml(value, { sortMapEntries: true, lineWidth: 0 });
+  return pretty ? JSON.stringify(value, null, 2) + '\n' : JSON.stringify(value);
+}

@@ -1,0 +1,5 @@
+export * from './definition.js';
+export { Registry, storageKey } from './registry.js';
+export { GenericStore } from './generic-store.js';
+export { NamespaceController, BUILTIN_NAMESPACES } from './namespace-controller.js';
+export { RegistryModule } from './registry.module.js';

@@ -1,0 +1,36 @@
+/** The served kinds, looked up by group/version/resource and by kind. */
+import { ApiError } from '../api/status.js';
+import type { ResourceDefinition } from './definition.js';
+
+export function storageKey(def: ResourceDefinition): string {
+  return `${def.group}/${def.resource}`;
+}
+
+export class Registry {
+  private readonly byPath = new Map<string, ResourceDefinition>();
+
+  constructor(readonly definitions: ResourceDefinition[]) {
+    for (const def of definitions) {
+      for (const version of def.versions) this.byPath.set(`${def.group}/${version}/${def.resource}`, def);
+    }
+  }
+
+  find(group: string, version: string, resource: string): ResourceDefinition | undefined {
+    return this.byPath.get(`${group}/${version}/${resource}`);
+  }
+
+  /** 404 as kube answers for a resource it does not serve */
+  resolve(group: string, version: string, resource: string): ResourceDefinition {
+    const def = this.find(group, version, resource);
+    if (!def) throw ApiError.pathNotFound();
+    return def;
+  }
+
+  hasGroupVersion(group: string, version: string): boolean {
+    return this.definitions.some((d) => d.group === group && d.versions.includes(version));
+  }
+
+  namespaced(): ResourceDefinition[] {
+    return this.definitions.filter((d) => d.scope === 'Namespaced');
+  }
+}

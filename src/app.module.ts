@@ -1,0 +1,18 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { RegistryModule } from '../modules/registry/index.js';
+import { StorageModule } from '../modules/storage/index.js';
+import type { Config } from './config/config.js';
+import { CONFIG } from './config/config.js';
+import { ServerModule, type ServerOptions } from './server/server.module.js';
+
+/** Composes the modules; nothing else. */
+@Module({})
+export class AppModule {
+  static forRoot(config: Config, databaseUrl: string, server: ServerOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [StorageModule.forRoot(databaseUrl), RegistryModule.forRoot(), ServerModule.forRoot(server)],
+      providers: [{ provide: CONFIG, useValue: config }],
+    };
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Flags (kube-apiserver style names) → one typed, validated Config, parsed once at boot (DESIGN.md rule 6).
+ * Nothing else reads process.env or argv.
+ */
+import path from 'node:path';
+
+export type Command = 'serve' | 'migrate' | 'help';
+
+export interface Config {
+  command: Command;
+  dataDir: string;
+  /** unset: an embedded PostgreSQL is started in <dataDir>/postgres */
+  databaseUrl?: string;
+  bindAddress: string;
+  /** 0 picks a free port (tests) */
+  securePort: number;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  tokenAuthFile?: string;
+  /** request bodies above this are refused with 413 (kube: 3 MiB) */
+  maxRequestBodyBytes: number;
+}
+
+export class ConfigError extends Error {}
+
+interface FlagSpec {
+  key: keyof Config;
+  parse: (value: string, flag: string) => unknown;
+  help: string;
+}
+
+const text = (v: string) => v;
+const port = (v: string, flag: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${flag}: "${v}" is not a valid port`);
+  return n;
+};
+
+const flags: Record<string, FlagSpec> = {
+  'data-dir': { key: 'dataDir', parse: (v) => path.resolve(v), help: 'state directory (default ./.pgkube)' },
+  'database-url': {
+    key: 'databaseUrl',
+    parse: text,
+    help: 'PostgreSQL URL (env DATABASE_URL); unset: embedded PostgreSQL',
+  },
+  'bind-address': { key: 'bindAddress', parse: text, help: 'address to listen on (default 127.0.0.1)' },
+  'secure-port': { key: 'securePort', parse: port, help: 'HTTPS port (default 6443; 0 picks a free one)' },
+  'tls-cert-file': { key: 'tlsCertFile', parse: text, help: 'serving certificate (PEM); unset: generated' },
+  'tls-private-key-file': { key: 'tlsPrivateKeyFile', parse: text, help: 'serving key (PEM)' },
+  'token-auth-file': { key: 'tokenAuthFile', parse: text, help: 'static tokens CSV: token,user,uid,"group1,group2"' },
+};
+
+export const usage = [
+  'usage: pgkube <serve|migrate> [flags]',
+  '',
+  ...Object.entries(flags).map(([name, spec]) => `  --${name.padEnd(22)} ${spec.help}`),
+].join('\n');
+
+export function parseConfig(argv: string[], env: Record<string, string | undefined>): Config {
+  const config: Config = {
+    command: 'serve',
+    dataDir: path.resolve('.pgkube'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    bindAddress: '127.0.0.1',
+    securePort: 6443,
+    maxRequestBodyBytes: 3 * 1024 * 1024,
+  };
+  const args = [...argv];
+  if (args[0] && !args[0].startsWith('-')) {
+    const command = args.shift()!;
+    if (command !== 'serve' && command !== 'migrate' && command !== 'help') {
+      throw new ConfigError(`unknown command "${command}"\n${usage}`);
+    }
+    config.command = command;
+  }
+  while (args.length > 0) {
+    const arg = args.shift()!;
+    if (arg === '-h' || arg === '--help') return { ...config, command: 'help' };
+    const match = /^--([a-z0-9-]+)(?:=(.*))?$/s.exec(arg);
+    if (!match) throw new ConfigError(`unexpected argument "${arg}"\n${usage}`);
+    const [, name, inline] = match;
+    const spec = flags[name];
+    if (!spec) throw new ConfigError(`unknown flag: --${name}\n${usage}`);
+    const value = inline ?? args.shift();
+    if (value === undefined) throw new ConfigError(`flag needs an argument: --${name}`);
+    (config as unknown as Record<string, unknown>)[spec.key] = spec.parse(value, `--${name}`);
+  }
+  if (Boolean(config.tlsCertFile) !== Boolean(config.tlsPrivateKeyFile)) {
+    throw new ConfigError('--tls-cert-file and --tls-private-key-file must be given together');
+  }
+  if (config.command === 'migrate' && !config.databaseUrl) {
+    throw new ConfigError('migrate needs --database-url (or DATABASE_URL)');
+  }
+  return config;
+}
+
+/** Nest injection token for the Config. */
+export const CONFIG = Symbol('Config');

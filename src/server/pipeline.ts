@@ -1,0 +1,79 @@
+/**
+ * The one request pipeline (DESIGN.md rule 2): RequestInfo → authentication → authorization → route →
+ * decode → validation/admission → storage → encode. Every failure on the way leaves as a Status.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { parseRequestInfo, type RequestInfo } from '../../modules/api/request-info.js';
+import { ApiError } from '../../modules/api/status.js';
+import type { Authenticator, UserInfo } from '../../modules/authentication/index.js';
+import { negotiateOutput } from '../../modules/codec/index.js';
+import type { Registry } from '../../modules/registry/registry.js';
+import type { NonResourceHandlers } from './non-resource.js';
+import type { Query, ResourceHandlers } from './resources.js';
+import { jsonOutput, sendError, toApiError, type Output } from './respond.js';
+
+/** Paths kube's default policy opens to everyone (system:public-info-viewer). */
+const PUBLIC_PATHS = new Set(['/version', '/version/', '/healthz', '/livez', '/readyz']);
+
+function flatQuery(raw: unknown): Query {
+  const query: Query = {};
+  if (raw && typeof raw === 'object') {
+    for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+      query[k] = Array.isArray(v) ? String(v[0]) : v === undefined ? undefined : String(v);
+    }
+  }
+  return query;
+}
+
+function prettyRequested(query: Query, userAgent: string | undefined): boolean {
+  if (query.pretty !== undefined) return query.pretty !== 'false' && query.pretty !== '0';
+  // kube pretty-prints for command-line HTTP tools by default
+  return !!userAgent && /^(curl|wget)/i.test(userAgent);
+}
+
+export class Pipeline {
+  constructor(
+    private readonly authenticator: Authenticator,
+    private readonly registry: Registry,
+    private readonly resources: ResourceHandlers,
+    private readonly nonResources: NonResourceHandlers,
+    private readonly log: (e: unknown) => void,
+  ) {}
+
+  async handle(req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    let out: Output = jsonOutput;
+    try {
+      const query = flatQuery(req.query);
+      const path = req.url.split('?', 1)[0];
+      out = { format: 'json', pretty: prettyRequested(query, req.headers['user-agent']) };
+      const info = parseRequestInfo(req.method, decodeURIComponent(path), query);
+      const user = this.authenticator.authenticate(req.headers.authorization);
+      this.authorize(user, info);
+      // discovery negotiates its own forms (aggregated discovery); everything else picks JSON or YAML here
+      if (!info.isResourceRequest) return this.nonResources.handle(info, req, reply, out);
+      out = { ...out, format: negotiateOutput(req.headers.accept) };
+      const def = this.registry.find(info.group, info.version, info.resource);
+      if (!def) throw ApiError.pathNotFound();
+      return await this.resources.handle({ info, def, query, req, reply, out });
+    } catch (error) {
+      if (reply.sent || reply.raw.headersSent) return undefined;
+      return sendError(reply, toApiError(error, this.log), out);
+    }
+  }
+
+  /** This slice: every authenticated user may do everything; anonymous users only read public paths. */
+  private authorize(user: UserInfo, info: RequestInfo): void {
+    if (user.groups.includes('system:authenticated')) return;
+    if (!info.isResourceRequest && PUBLIC_PATHS.has(info.path)) return;
+    if (!info.isResourceRequest) {
+      throw ApiError.forbidden(`forbidden: User "${user.name}" cannot ${info.verb} path "${info.path}"`);
+    }
+    const where = info.namespace ? ` in the namespace "${info.namespace}"` : '';
+    const what = info.subresource ? `${info.resource}/${info.subresource}` : info.resource;
+    throw ApiError.forbidden(
+      `${what}${info.name ? ` "${info.name}"` : ''} is forbidden: User "${user.name}" cannot ${info.verb} resource "${what}" in API group "${info.group}"${where}`,
+      { group: info.group, resource: info.resource },
+      info.name || undefined,
+    );
+  }
+}

@@ -1,0 +1,210 @@
+/** The resource verbs: one handler per kube verb, each a short walk through the generic store. */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { KubeObject } from '../../modules/api/object.js';
+import { isPlainObject } from '../../modules/api/object.js';
+import type { RequestInfo } from '../../modules/api/request-info.js';
+import { ApiError } from '../../modules/api/status.js';
+import { decodeBody, negotiateInput } from '../../modules/codec/index.js';
+import { groupVersion, type ResourceDefinition } from '../../modules/registry/definition.js';
+import type { DeleteOptions, GenericStore } from '../../modules/registry/generic-store.js';
+import { parseSelection } from '../../modules/registry/selection.js';
+import type { Store } from '../../modules/storage/store.js';
+import { storageKey } from '../../modules/registry/registry.js';
+import { streamWatch } from '../../modules/watch/watch-stream.js';
+import { decodeRequestObject, parseFieldValidation } from './decode.js';
+import { send, type Output } from './respond.js';
+
+export type Query = Record<string, string | undefined>;
+
+export interface ResourceRequest {
+  info: RequestInfo;
+  def: ResourceDefinition;
+  query: Query;
+  req: FastifyRequest;
+  reply: FastifyReply;
+  out: Output;
+}
+
+function dryRun(query: Query): boolean {
+  const v = query.dryRun;
+  if (v === undefined || v === '') return false;
+  if (v === 'All') return true;
+  throw ApiError.badRequest(`Invalid dryRun value: unsupported dry run value "${v}", must be "All"`);
+}
+
+function bodyOf(req: FastifyRequest): Buffer | undefined {
+  return req.body instanceof Buffer ? req.body : undefined;
+}
+
+function withWarnings(reply: FastifyReply, warnings: string[]): void {
+  if (warnings.length > 0) reply.header('Warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+}
+
+export class ResourceHandlers {
+  constructor(
+    private readonly generic: GenericStore,
+    private readonly store: Store,
+    /** called after a delete that leaves the object Terminating (lets controllers act at once) */
+    private readonly onTerminating: () => void = () => undefined,
+  ) {}
+
+  async handle(r: ResourceRequest): Promise<unknown> {
+    const { info, def } = r;
+    if (info.subresource) return this.subresource(r);
+    if (!def.verbs.includes(info.verb as never)) {
+      throw ApiError.methodNotAllowed('the server does not allow this method on the requested resource');
+    }
+    switch (info.verb) {
+      case 'get':
+        return send(r.reply, 200, await this.generic.get(def, info.namespace, info.name), r.out);
+      case 'list':
+        return send(r.reply, 200, await this.generic.list(def, info.namespace, this.selection(r), info.version), r.out);
+      case 'watch':
+        return this.watch(r);
+      case 'create':
+        return this.create(r);
+      case 'update':
+        return this.update(r);
+      case 'delete':
+        return this.delete(r);
+      case 'deletecollection': {
+        const options = this.deleteOptions(r);
+        const list = await this.generic.deleteCollection(def, info.namespace, this.selection(r), options, info.version);
+        return send(r.reply, 200, list, r.out);
+      }
+      default:
+        throw ApiError.methodNotAllowed('the server does not allow this method on the requested resource');
+    }
+  }
+
+  private selection(r: ResourceRequest) {
+    return parseSelection(r.def, r.query.labelSelector, r.query.fieldSelector);
+  }
+
+  private async create(r: ResourceRequest): Promise<unknown> {
+    const { info, def } = r;
+    if (info.name) throw ApiError.methodNotAllowed('the server does not allow this method on the requested resource');
+    const validation = parseFieldValidation(r.query.fieldValidation);
+    const { object, warnings } = decodeRequestObject(def, info.version, r.req.headers['content-type'], bodyOf(r.req), validation);
+    const created = await this.generic.create(def, info.namespace, object, { dryRun: dryRun(r.query) });
+    withWarnings(r.reply, warnings);
+    return send(r.reply, 201, created, r.out);
+  }
+
+  /** PUT of the object or of a subresource (whose strategy decides what of the object it may change). */
+  private async update(r: ResourceRequest): Promise<unknown> {
+    const { info, def } = r;
+    const validation = parseFieldValidation(r.query.fieldValidation);
+    const { object, warnings } = decodeRequestObject(def, info.version, r.req.headers['content-type'], bodyOf(r.req), validation);
+    const options = { dryRun: dryRun(r.query), subresource: info.subresource || undefined };
+    const result = await this.generic.update(def, info.namespace, info.name, object, options);
+    withWarnings(r.reply, warnings);
+    return send(r.reply, result.created ? 201 : 200, result.object, r.out);
+  }
+
+  private deleteOptions(r: ResourceRequest): DeleteOptions {
+    const body = bodyOf(r.req);
+    let fromBody: Record<string, unknown> = {};
+    if (body && body.length > 0) {
+      const decoded = decodeBody(body, negotiateInput(r.req.headers['content-type']));
+      if (!isPlainObject(decoded)) throw ApiError.badRequest('the body must be a DeleteOptions object');
+      fromBody = decoded;
+    }
+    const pick = (name: string) => r.query[name] ?? fromBody[name];
+    const grace = pick('gracePeriodSeconds');
+    const policy = pick('propagationPolicy');
+    if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(String(policy))) {
+      throw ApiError.invalid('DeleteOptions', '', '', [
+        {
+          type: 'NotSupported',
+          field: 'propagationPolicy',
+          value: policy,
+          detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
+        },
+      ]);
+    }
+    const dry = r.query.dryRun !== undefined ? dryRun(r.query) : Array.isArray(fromBody.dryRun) && fromBody.dryRun.includes('All');
+    const pre = isPlainObject(fromBody.preconditions) ? fromBody.preconditions : undefined;
+    if (grace !== undefined && !Number.isInteger(Number(grace))) {
+      throw ApiError.badRequest(`invalid gracePeriodSeconds: ${String(grace)}`);
+    }
+    return {
+      dryRun: dry,
+      gracePeriodSeconds: grace === undefined ? undefined : Number(grace),
+      propagationPolicy: policy === undefined ? undefined : String(policy),
+      preconditions: pre
+        ? { uid: pre.uid as string | undefined, resourceVersion: pre.resourceVersion as string | undefined }
+        : undefined,
+    };
+  }
+
+  private async delete(r: ResourceRequest): Promise<unknown> {
+    const { info, def } = r;
+    const result = await this.generic.delete(def, info.namespace, info.name, this.deleteOptions(r));
+    if (!result.removed) {
+      this.onTerminating();
+      return send(r.reply, 200, result.object, r.out);
+    }
+    return send(
+      r.reply,
+      200,
+      {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Success',
+        details: { name: info.name, group: def.group || undefined, kind: def.resource, uid: result.object.metadata.uid },
+      },
+      r.out,
+    );
+  }
+
+  private async subresource(r: ResourceRequest): Promise<unknown> {
+    const { info, def } = r;
+    if (!def.subresources?.includes(info.subresource)) throw ApiError.pathNotFound();
+    if (info.verb === 'get') return send(r.reply, 200, await this.generic.get(def, info.namespace, info.name), r.out);
+    if (info.verb !== 'update') {
+      throw ApiError.methodNotAllowed('the server does not allow this method on the requested resource');
+    }
+    return this.update(r);
+  }
+
+  private async watch(r: ResourceRequest): Promise<unknown> {
+    const { info, def } = r;
+    const selection = this.selection(r);
+    if (info.name) {
+      // GET .../NAME?watch=1 watches one object
+      const name = info.name;
+      const inner = selection.matches;
+      selection.matches = (obj) => obj.metadata.name === name && inner(obj);
+    }
+    const rv = r.query.resourceVersion;
+    let startRv: number | undefined;
+    if (rv && rv !== '0') {
+      startRv = Number(rv);
+      if (!Number.isSafeInteger(startRv) || startRv < 0) {
+        throw ApiError.badRequest(`invalid resource version: ${rv}`);
+      }
+    }
+    const timeout = r.query.timeoutSeconds ? Number(r.query.timeoutSeconds) : 1800;
+    const apiVersion = groupVersion(def.group, info.version);
+    r.reply.hijack();
+    await streamWatch(
+      this.store,
+      {
+        resource: storageKey(def),
+        namespace: def.scope === 'Namespaced' ? info.namespace : '',
+        startRv,
+        matches: selection.matches,
+        timeoutMs: Math.max(1, timeout) * 1000,
+        initial: async () => {
+          const list = await this.generic.list(def, info.namespace, selection, info.version);
+          return { rv: Number(list.metadata.resourceVersion), items: list.items };
+        },
+        present: (obj) => ({ ...obj, apiVersion }),
+      },
+      r.reply.raw,
+    );
+    return undefined;
+  }
+}

@@ -1,0 +1,35 @@
+/** Writing responses: one encoder for objects, one for errors (every error is a Status, DESIGN.md rule 5). */
+import type { FastifyReply } from 'fastify';
+import { ApiError } from '../../modules/api/status.js';
+import { contentTypes, encodeBody, type Format } from '../../modules/codec/index.js';
+
+export interface Output {
+  format: Format;
+  pretty: boolean;
+}
+
+export const jsonOutput: Output = { format: 'json', pretty: false };
+
+export function send(reply: FastifyReply, code: number, body: unknown, out: Output): FastifyReply {
+  return reply
+    .code(code)
+    .header('Content-Type', contentTypes[out.format])
+    .send(encodeBody(body, out.format, out.pretty));
+}
+
+/** Anything thrown while serving a request becomes a Status; unknown errors are 500s and are logged. */
+export function toApiError(error: unknown, log: (e: unknown) => void): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyCode = (error as { code?: string; statusCode?: number })?.code;
+  if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE') return ApiError.tooLarge('Request entity too large: limit is 3145728');
+  if (fastifyCode === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return ApiError.unsupportedMediaType('', ['application/json']);
+  const status = (error as { statusCode?: number })?.statusCode;
+  if (status && status >= 400 && status < 500) return new ApiError(status, 'BadRequest', (error as Error).message);
+  log(error);
+  return ApiError.internal((error as Error)?.message ?? String(error));
+}
+
+export function sendError(reply: FastifyReply, error: ApiError, out: Output = jsonOutput): FastifyReply {
+  if (error.headers) for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+  return send(reply, error.code, error.toStatus(), out);
+}

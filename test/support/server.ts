@@ -1,0 +1,112 @@
+/** Starts the real server (`node dist/src/main.js serve`) as a child process and talks HTTPS to it. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const mainJs = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: any;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** raw body text (sent as is) */
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+  /** bearer token; default the admin token, null for none */
+  token?: string | null;
+}
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  kubeconfig: string;
+  ca: string;
+  token: string;
+  output: () => string;
+  request(method: string, path: string, options?: RequestOptions): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  databaseUrl: string;
+  /** reuse a data dir (restart); default a new temp dir */
+  dataDir?: string;
+  args?: string[];
+}
+
+export async function startServer(options: StartOptions): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'pgkube-test-')));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [mainJs, 'serve', `--data-dir=${dataDir}`, `--database-url=${options.databaseUrl}`, '--secure-port=0', ...(options.args ?? [])],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const ready = new Promise<{ url: string; kubeconfig: string }>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /serving on (https:\/\/\S+) \(kubeconfig: ([^)]+)\)/.exec(output);
+      if (m) resolve({ url: m[1], kubeconfig: m[2] });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+    setTimeout(() => reject(new Error(`server not ready after 30 s:\n${output}`)), 30_000).unref();
+  });
+  const { url, kubeconfig } = await ready;
+  const ca = await readFile(path.join(dataDir, 'pki', 'ca.crt'), 'utf8');
+  const token = (await readFile(path.join(dataDir, 'admin.token'), 'utf8')).split(',')[0];
+
+  const request = (method: string, p: string, o: RequestOptions = {}): Promise<Response> =>
+    new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { ...o.headers };
+      const tok = o.token === undefined ? token : o.token;
+      if (tok) headers.authorization = `Bearer ${tok}`;
+      let payload: string | Buffer | undefined = o.raw;
+      if (o.body !== undefined) {
+        payload = JSON.stringify(o.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
+      const req = httpsRequest(new URL(p, url), { method, headers, ca }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+
+  return {
+    url,
+    dataDir,
+    kubeconfig,
+    ca,
+    token,
+    output: () => output,
+    request,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
