@@ -6,19 +6,29 @@
  *   npm run build && node dist/bench/create.js [--seconds=10] [--database-url=…]
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Agent, request } from 'node:https';
+import Fastify from 'fastify';
+import { Pool } from 'undici';
 import postgres from 'postgres';
 import { startEmbeddedPostgres } from '../modules/storage/index.js';
 import { startServer } from '../test/support/server.js';
 
 const CLIENTS = 8;
 const arg = (name: string, fallback: string) =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=').slice(1).join('=') ?? fallback;
+  process.argv
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.split('=')
+    .slice(1)
+    .join('=') ?? fallback;
 const SECONDS = Number(arg('seconds', '10'));
-const payload = (i: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}` }, data: { v: 'x'.repeat(1000) } });
+const payload = (i: number) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: `cm-${i}` },
+  data: { v: 'x'.repeat(1000) },
+});
 
 async function pgbenchBaseline(url: string): Promise<{ tps: number; how: string }> {
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
@@ -33,7 +43,24 @@ async function pgbenchBaseline(url: string): Promise<{ tps: number; how: string 
     const u = new URL(url);
     const r = spawnSync(
       'pgbench',
-      ['-n', '-c', String(CLIENTS), '-j', '2', '-T', String(SECONDS), '-f', script, '-h', u.hostname, '-p', u.port, '-U', decodeURIComponent(u.username), u.pathname.slice(1)],
+      [
+        '-n',
+        '-c',
+        String(CLIENTS),
+        '-j',
+        '2',
+        '-T',
+        String(SECONDS),
+        '-f',
+        script,
+        '-h',
+        u.hostname,
+        '-p',
+        u.port,
+        '-U',
+        decodeURIComponent(u.username),
+        u.pathname.slice(1),
+      ],
       { env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password) }, encoding: 'utf8' },
     );
     const m = /tps = ([\d.]+)/.exec(r.stdout);
@@ -57,40 +84,67 @@ async function pgbenchBaseline(url: string): Promise<{ tps: number; how: string 
   return { tps: done / SECONDS, how: `postgres.js loop, ${CLIENTS} connections (pgbench not installed)` };
 }
 
-async function serverCreates(baseUrl: string, token: string, ca: string): Promise<{ rate: number; errors: number }> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS, ca });
+/** The load: CLIENTS closed-loop keep-alive connections POSTing 1 KB ConfigMaps for SECONDS. */
+async function load(baseUrl: string, token: string, ca: string): Promise<{ rate: number; errors: number }> {
+  const pool = new Pool(baseUrl, { connections: CLIENTS, pipelining: 1, connect: { ca } });
   let next = 0;
   let ok = 0;
   let errors = 0;
-  const post = (i: number) =>
-    new Promise<number>((resolve, reject) => {
-      const body = JSON.stringify(payload(i));
-      const req = request(
-        new URL('/api/v1/namespaces/default/configmaps', baseUrl),
-        { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
+  const post = async (i: number) => {
+    const res = await pool.request({
+      path: '/api/v1/namespaces/default/configmaps',
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(payload(i)),
     });
+    await res.body.dump();
+    return res.statusCode;
+  };
   // warm up connections and JIT
-  await Promise.all(Array.from({ length: CLIENTS * 20 }, () => post(next++)));
+  await Promise.all(Array.from({ length: CLIENTS * 50 }, () => post(next++)));
   const started = Date.now();
   const end = started + SECONDS * 1000;
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
       while (Date.now() < end) {
-        const status = await post(next++);
-        if (status === 201) ok++;
+        if ((await post(next++)) === 201) ok++;
         else errors++;
       }
     }),
   );
-  agent.destroy();
+  await pool.close();
   return { rate: ok / ((Date.now() - started) / 1000), errors };
+}
+
+/** Bare Fastify over the same TLS: answers the same POST with the body, no storage (the HTTP ceiling). */
+async function bareFastify(tls: {
+  cert: string;
+  key: string;
+}): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = Fastify({ https: tls });
+  app.post('/api/v1/namespaces/default/configmaps', async (req, reply) => {
+    reply.code(201);
+    return req.body;
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  return { url: `https://127.0.0.1:${port}`, close: () => app.close() };
+}
+
+/** Runs `load` in its own process, as a real client would be. */
+async function loadFrom(url: string, token: string, ca: string): Promise<{ rate: number; errors: number }> {
+  const child = spawn(
+    process.execPath,
+    [new URL(import.meta.url).pathname, '--client', url, token, `--seconds=${SECONDS}`],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  child.stdin.end(ca);
+  let out = '';
+  child.stdout.on('data', (c) => (out += c));
+  await new Promise((r) => child.on('exit', r));
+  return JSON.parse(out);
 }
 
 async function main() {
@@ -98,33 +152,36 @@ async function main() {
   let embedded;
   if (!url) {
     const dir = await mkdtemp(path.join(tmpdir(), 'pgkube-bench-pg-'));
+    await chmod(dir, 0o755); // PostgreSQL runs as its own OS user when we are root
     embedded = await startEmbeddedPostgres({ dir: path.join(dir, 'pg'), database: 'bench' });
     url = embedded.url;
   }
   const raw = await pgbenchBaseline(url);
   const server = await startServer({ databaseUrl: url });
-  // the load generator runs in its own process, as a real client would
-  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, '--client', server.url, server.token, `--seconds=${SECONDS}`], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  child.stdin.end(server.ca);
-  let out = '';
-  child.stdout.on('data', (c) => (out += c));
-  await new Promise((r) => child.on('exit', r));
-  const result = JSON.parse(out);
+  const result = await loadFrom(server.url, server.token, server.ca);
+  const pki = path.join(server.dataDir, 'pki');
   await server.stop();
+  const bare = await bareFastify({
+    cert: await readFile(path.join(pki, 'apiserver.crt'), 'utf8'),
+    key: await readFile(path.join(pki, 'apiserver.key'), 'utf8'),
+  });
+  const ceiling = await loadFrom(bare.url, 'none', server.ca);
+  await bare.close();
   await embedded?.stop();
-  const ratio = result.rate / raw.tps;
-  console.log(`raw PostgreSQL inserts/s (${raw.how}): ${raw.tps.toFixed(0)}`);
-  console.log(`pgkube ConfigMap creates/s over HTTPS, ${CLIENTS} keep-alive clients: ${result.rate.toFixed(0)} (errors: ${result.errors})`);
-  console.log(`ratio: ${ratio.toFixed(2)} (target >= 0.5)`);
+  console.log(`raw PostgreSQL single-row JSONB inserts/s (${raw.how}): ${raw.tps.toFixed(0)}`);
+  console.log(`bare Fastify HTTPS echo of the same POST, same client: ${ceiling.rate.toFixed(0)}/s`);
+  console.log(
+    `pgkube ConfigMap creates/s over HTTPS, ${CLIENTS} keep-alive clients: ${result.rate.toFixed(0)} (errors: ${result.errors})`,
+  );
+  console.log(`ratio pgkube / raw PostgreSQL: ${(result.rate / raw.tps).toFixed(2)} (target >= 0.5)`);
+  console.log(`ratio pgkube / bare Fastify: ${(result.rate / ceiling.rate).toFixed(2)}`);
 }
 
 if (process.argv[2] === '--client') {
   const chunks: Buffer[] = [];
   process.stdin.on('data', (c) => chunks.push(c));
   process.stdin.on('end', async () => {
-    const r = await serverCreates(process.argv[3], process.argv[4], Buffer.concat(chunks).toString());
+    const r = await load(process.argv[3], process.argv[4], Buffer.concat(chunks).toString());
     process.stdout.write(JSON.stringify(r));
   });
 } else {

@@ -13,7 +13,9 @@ const only = process.argv.slice(2);
 function step(name, cmd, args) {
   const started = Date.now();
   const r = spawnSync(cmd, args, { stdio: 'inherit' });
-  console.log(`${name}: ${r.status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(
+    `${name}: ${r.status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
   return r.status === 0;
 }
 
@@ -50,7 +52,10 @@ if (!baseUrl) {
   console.log(`embedded PostgreSQL for the tests: up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-const files = only.length > 0 ? only : [...specFiles('dist/modules'), ...specFiles('dist/src'), ...specFiles('dist/test')];
+const files =
+  only.length > 0
+    ? only
+    : [...specFiles('dist/modules'), ...specFiles('dist/src'), ...specFiles('dist/test')];
 const tap = path.join(root, '.test-data', 'results.tap');
 mkdirSync(path.dirname(tap), { recursive: true });
 const child = spawn(
@@ -70,7 +75,7 @@ const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c ??
 if (cluster) await cluster.stop();
 
 const summary = readFileSync(tap, 'utf8');
-const count = (label) => Number((summary.match(new RegExp(`^# ${label} (\\d+)$`, "m")) ?? [])[1] ?? 0);
+const count = (label) => Number((summary.match(new RegExp(`^# ${label} (\\d+)$`, 'm')) ?? [])[1] ?? 0);
 const passed = count('pass');
 const failed = count('fail') + count('cancelled') + (checksOk ? 0 : 1);
 if (!checksOk) console.log('lint or format check failed (counted as one failure)');

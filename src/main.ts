@@ -14,7 +14,10 @@ async function serve(config: Config): Promise<void> {
   let embedded: RunningPostgres | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'postgres'), database: 'pgkube' });
+    embedded = await startEmbeddedPostgres({
+      dir: path.join(config.dataDir, 'postgres'),
+      database: 'pgkube',
+    });
     databaseUrl = embedded.url;
   }
   await migrate(databaseUrl);
@@ -35,7 +38,8 @@ async function serve(config: Config): Promise<void> {
   app.enableShutdownHooks();
   await app.listen(config.securePort, config.bindAddress);
   const port = (app.getHttpServer().address() as { port: number }).port;
-  const host = config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
+  const host =
+    config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
   address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const url = `https://${address}`;
   const kubeconfigPath = path.join(config.dataDir, 'admin.kubeconfig');

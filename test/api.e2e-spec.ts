@@ -4,7 +4,11 @@ import { after, before, describe, it } from 'node:test';
 import { testDatabase, type TestDatabase } from './support/database.js';
 import { startServer, type TestServer } from './support/server.js';
 
-const cm = (name: string, data: Record<string, string> = { a: '1' }, extra: Record<string, unknown> = {}) => ({
+const cm = (
+  name: string,
+  data: Record<string, string> = { a: '1' },
+  extra: Record<string, unknown> = {},
+) => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',
   metadata: { name, ...extra },
@@ -66,7 +70,8 @@ describe('resource API', () => {
   });
 
   it('PUT with a stale resourceVersion is 409 Conflict; a current one updates', async () => {
-    const created = (await s.request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('stale') })).json;
+    const created = (await s.request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('stale') }))
+      .json;
     const path = '/api/v1/namespaces/default/configmaps/stale';
     const ok = await s.request('PUT', path, { body: { ...created, data: { a: '2' } } });
     assert.equal(ok.status, 200);
@@ -99,13 +104,22 @@ describe('resource API', () => {
 
   it('400 on malformed JSON and YAML; 415 on an unknown content type; 413 over 3 MiB', async () => {
     const base = '/api/v1/namespaces/default/configmaps';
-    const json = await s.request('POST', base, { raw: '{"metadata": {', headers: { 'content-type': 'application/json' } });
+    const json = await s.request('POST', base, {
+      raw: '{"metadata": {',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(json.status, 400);
     assert.equal(json.json.reason, 'BadRequest');
-    const yaml = await s.request('POST', base, { raw: 'metadata: [oops', headers: { 'content-type': 'application/yaml' } });
+    const yaml = await s.request('POST', base, {
+      raw: 'metadata: [oops',
+      headers: { 'content-type': 'application/yaml' },
+    });
     assert.equal(yaml.status, 400);
     assert.equal(yaml.json.kind, 'Status');
-    const notObject = await s.request('POST', base, { raw: '[1,2]', headers: { 'content-type': 'application/json' } });
+    const notObject = await s.request('POST', base, {
+      raw: '[1,2]',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(notObject.status, 400);
     const media = await s.request('POST', base, { raw: 'x', headers: { 'content-type': 'text/plain' } });
     assert.equal(media.status, 415);
@@ -126,7 +140,11 @@ describe('resource API', () => {
   });
 
   it('404 Status for unknown resources, groups and objects; 401 for a bad token', async () => {
-    for (const p of ['/api/v1/widgets', '/apis/example.com/v1/things', '/api/v1/namespaces/default/configmaps/missing']) {
+    for (const p of [
+      '/api/v1/widgets',
+      '/apis/example.com/v1/things',
+      '/api/v1/namespaces/default/configmaps/missing',
+    ]) {
       const r = await s.request('GET', p);
       assert.equal(r.status, 404, p);
       assert.equal(r.json.kind, 'Status');
@@ -161,19 +179,26 @@ describe('resource API', () => {
     const still = await s.request('GET', path);
     assert.equal(still.status, 200);
     assert.deepEqual(still.json.metadata.finalizers, ['example.com/hold']);
-    const cleared = await s.request('PUT', path, { body: { ...still.json, metadata: { ...still.json.metadata, finalizers: [] } } });
+    const cleared = await s.request('PUT', path, {
+      body: { ...still.json, metadata: { ...still.json.metadata, finalizers: [] } },
+    });
     assert.equal(cleared.status, 200);
     assert.equal((await s.request('GET', path)).status, 404);
   });
 
   it('delete preconditions on uid and resourceVersion', async () => {
-    const created = (await s.request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('pre') })).json;
+    const created = (await s.request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('pre') }))
+      .json;
     const path = '/api/v1/namespaces/default/configmaps/pre';
-    const wrongUid = await s.request('DELETE', path, { body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: 'nope' } } });
+    const wrongUid = await s.request('DELETE', path, {
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: 'nope' } },
+    });
     assert.equal(wrongUid.status, 409);
     assert.match(wrongUid.json.message, /Precondition failed: UID in precondition: nope/);
     const ok = await s.request('DELETE', path, {
-      body: { preconditions: { uid: created.metadata.uid, resourceVersion: created.metadata.resourceVersion } },
+      body: {
+        preconditions: { uid: created.metadata.uid, resourceVersion: created.metadata.resourceVersion },
+      },
     });
     assert.equal(ok.status, 200);
     assert.equal(ok.json.kind, 'Status');
@@ -181,15 +206,26 @@ describe('resource API', () => {
   });
 
   it('deletecollection with a label selector deletes only the matching objects', async () => {
-    await s.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dc' } } });
-    for (const [name, tier] of [['a', 'web'], ['b', 'web'], ['c', 'db']]) {
-      await s.request('POST', '/api/v1/namespaces/dc/configmaps', { body: cm(name, {}, { labels: { tier } }) });
+    await s.request('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dc' } },
+    });
+    for (const [name, tier] of [
+      ['a', 'web'],
+      ['b', 'web'],
+      ['c', 'db'],
+    ]) {
+      await s.request('POST', '/api/v1/namespaces/dc/configmaps', {
+        body: cm(name, {}, { labels: { tier } }),
+      });
     }
     const r = await s.request('DELETE', '/api/v1/namespaces/dc/configmaps?labelSelector=tier%3Dweb');
     assert.equal(r.status, 200);
     assert.deepEqual(r.json.items.map((i: any) => i.metadata.name).sort(), ['a', 'b']);
     const left = await s.request('GET', '/api/v1/namespaces/dc/configmaps');
-    assert.deepEqual(left.json.items.map((i: any) => i.metadata.name), ['c']);
+    assert.deepEqual(
+      left.json.items.map((i: any) => i.metadata.name),
+      ['c'],
+    );
     const sel = await s.request('GET', '/api/v1/namespaces/dc/configmaps?labelSelector=tier+in+(db,cache)');
     assert.equal(sel.json.items.length, 1);
     const badSel = await s.request('GET', '/api/v1/namespaces/dc/configmaps?labelSelector=tier+in+db');
@@ -197,23 +233,36 @@ describe('resource API', () => {
     const badField = await s.request('GET', '/api/v1/namespaces/dc/configmaps?fieldSelector=spec.nope%3D1');
     assert.equal(badField.status, 400);
     const byName = await s.request('GET', '/api/v1/configmaps?fieldSelector=metadata.name%3Dc');
-    assert.deepEqual(byName.json.items.map((i: any) => i.metadata.namespace), ['dc']);
+    assert.deepEqual(
+      byName.json.items.map((i: any) => i.metadata.namespace),
+      ['dc'],
+    );
   });
 
   it('deleting a namespace deletes its contents (honouring finalizers), then the namespace', async () => {
-    await s.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'doomed' } } });
+    await s.request('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'doomed' } },
+    });
     await s.request('POST', '/api/v1/namespaces/doomed/configmaps', { body: cm('plain') });
-    await s.request('POST', '/api/v1/namespaces/doomed/configmaps', { body: cm('held', {}, { finalizers: ['example.com/x'] }) });
+    await s.request('POST', '/api/v1/namespaces/doomed/configmaps', {
+      body: cm('held', {}, { finalizers: ['example.com/x'] }),
+    });
     const del = await s.request('DELETE', '/api/v1/namespaces/doomed');
     assert.equal(del.status, 200);
     assert.equal(del.json.status.phase, 'Terminating');
     const refused = await s.request('POST', '/api/v1/namespaces/doomed/configmaps', { body: cm('late') });
     assert.equal(refused.status, 403);
     assert.equal(refused.json.details.causes[0].reason, 'NamespaceTerminating');
-    await eventually(async () => (await s.request('GET', '/api/v1/namespaces/doomed/configmaps/plain')).status === 404);
+    await eventually(
+      async () => (await s.request('GET', '/api/v1/namespaces/doomed/configmaps/plain')).status === 404,
+    );
     const held = await s.request('GET', '/api/v1/namespaces/doomed/configmaps/held');
     assert.equal(held.status, 200, 'a finalizer keeps its object');
-    assert.equal((await s.request('GET', '/api/v1/namespaces/doomed')).status, 200, 'the namespace waits for it');
+    assert.equal(
+      (await s.request('GET', '/api/v1/namespaces/doomed')).status,
+      200,
+      'the namespace waits for it',
+    );
     await s.request('PUT', '/api/v1/namespaces/doomed/configmaps/held', {
       body: { ...held.json, metadata: { ...held.json.metadata, finalizers: [] } },
     });
@@ -221,24 +270,38 @@ describe('resource API', () => {
   });
 
   it('dryRun=All runs everything and persists nothing', async () => {
-    const r = await s.request('POST', '/api/v1/namespaces/default/configmaps?dryRun=All', { body: cm('dry') });
+    const r = await s.request('POST', '/api/v1/namespaces/default/configmaps?dryRun=All', {
+      body: cm('dry'),
+    });
     assert.equal(r.status, 201);
     assert.equal(r.json.metadata.name, 'dry');
     assert.equal((await s.request('GET', '/api/v1/namespaces/default/configmaps/dry')).status, 404);
-    const invalid = await s.request('POST', '/api/v1/namespaces/default/configmaps?dryRun=All', { body: cm('Dry!') });
+    const invalid = await s.request('POST', '/api/v1/namespaces/default/configmaps?dryRun=All', {
+      body: cm('Dry!'),
+    });
     assert.equal(invalid.status, 422);
   });
 
   it('Secrets: type is immutable, immutable data stays', async () => {
     const base = '/api/v1/namespaces/default/secrets';
     const created = await s.request('POST', base, {
-      body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1' }, data: { k: 'dmFsdWU=' }, immutable: true },
+      body: {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 's1' },
+        data: { k: 'dmFsdWU=' },
+        immutable: true,
+      },
     });
     assert.equal(created.status, 201);
     assert.equal(created.json.type, 'Opaque');
-    const retype = await s.request('PUT', `${base}/s1`, { body: { ...created.json, type: 'kubernetes.io/tls' } });
+    const retype = await s.request('PUT', `${base}/s1`, {
+      body: { ...created.json, type: 'kubernetes.io/tls' },
+    });
     assert.equal(retype.status, 422);
-    const redata = await s.request('PUT', `${base}/s1`, { body: { ...created.json, data: { k: 'b3RoZXI=' } } });
+    const redata = await s.request('PUT', `${base}/s1`, {
+      body: { ...created.json, data: { k: 'b3RoZXI=' } },
+    });
     assert.equal(redata.status, 422);
   });
 });

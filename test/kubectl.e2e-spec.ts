@@ -39,7 +39,15 @@ describe('kubectl', () => {
 
   it('create ns, create configmap --from-literal, get -o yaml / -o json', async () => {
     await k(['create', 'ns', 'team-a']);
-    await k(['create', 'configmap', 'settings', '-n', 'team-a', '--from-literal=color=blue', '--from-literal=size=2']);
+    await k([
+      'create',
+      'configmap',
+      'settings',
+      '-n',
+      'team-a',
+      '--from-literal=color=blue',
+      '--from-literal=size=2',
+    ]);
     const y = parseYaml(await k(['get', 'cm', 'settings', '-n', 'team-a', '-o', 'yaml']));
     assert.deepEqual(y.data, { color: 'blue', size: '2' });
     assert.equal(y.metadata.namespace, 'team-a');
@@ -70,7 +78,10 @@ describe('kubectl', () => {
     const replaced = await k(['replace', '-f', file]);
     assert.match(replaced, /configmap\/one replaced/);
     assert.equal(await k(['get', 'cm', 'one', '-n', 'multi', '-o', 'jsonpath={.data.color}']), 'green');
-    assert.equal(await k(['get', 'lease', 'three', '-n', 'multi', '-o', 'jsonpath={.spec.holderIdentity}']), 'green');
+    assert.equal(
+      await k(['get', 'lease', 'three', '-n', 'multi', '-o', 'jsonpath={.spec.holderIdentity}']),
+      'green',
+    );
     const secret = JSON.parse(await k(['get', 'secret', 'two', '-n', 'multi', '-o', 'json']));
     assert.equal(Buffer.from(secret.data.password, 'base64').toString(), 'green');
   });
@@ -89,8 +100,14 @@ describe('kubectl', () => {
   it('api-resources shows names, short names, kinds and verbs', async () => {
     const out = await k(['api-resources', '-o', 'wide']);
     const line = (name: string) => out.split('\n').find((l) => l.startsWith(`${name} `)) ?? '';
-    assert.match(line('configmaps'), /configmaps\s+cm\s+v1\s+true\s+ConfigMap\s+create,delete,deletecollection,get,list,patch,update,watch/);
-    assert.match(line('namespaces'), /namespaces\s+ns\s+v1\s+false\s+Namespace\s+create,delete,get,list,patch,update,watch/);
+    assert.match(
+      line('configmaps'),
+      /configmaps\s+cm\s+v1\s+true\s+ConfigMap\s+create,delete,deletecollection,get,list,patch,update,watch/,
+    );
+    assert.match(
+      line('namespaces'),
+      /namespaces\s+ns\s+v1\s+false\s+Namespace\s+create,delete,get,list,patch,update,watch/,
+    );
     assert.match(line('leases'), /leases\s+coordination.k8s.io\/v1\s+true\s+Lease/);
     assert.match(line('serviceaccounts'), /serviceaccounts\s+sa\s+v1\s+true\s+ServiceAccount/);
     assert.match(line('events'), /events\s+ev\s+v1\s+true\s+Event/);
@@ -112,7 +129,15 @@ describe('kubectl', () => {
   });
 
   it('create --dry-run=server persists nothing', async () => {
-    const out = await k(['create', 'configmap', 'dry', '--from-literal=a=b', '--dry-run=server', '-o', 'yaml']);
+    const out = await k([
+      'create',
+      'configmap',
+      'dry',
+      '--from-literal=a=b',
+      '--dry-run=server',
+      '-o',
+      'yaml',
+    ]);
     assert.match(out, /name: dry/);
     const r = await runKubectl(['get', 'cm', 'dry'], { kubeconfig: s.kubeconfig });
     assert.notEqual(r.code, 0);
@@ -125,9 +150,13 @@ describe('kubectl', () => {
     assert.equal(await k(['get', 'cm', 'durable', '-o', 'jsonpath={.data.a}']), 'b');
     const second = await startServer({ databaseUrl: db.url });
     try {
-      const r = await runKubectl(['get', 'cm', 'durable', '-o', 'jsonpath={.data.a}'], { kubeconfig: second.kubeconfig });
+      const r = await runKubectl(['get', 'cm', 'durable', '-o', 'jsonpath={.data.a}'], {
+        kubeconfig: second.kubeconfig,
+      });
       assert.equal(r.stdout, 'b');
-      await runKubectl(['create', 'configmap', 'from-second', '--from-literal=x=y'], { kubeconfig: second.kubeconfig });
+      await runKubectl(['create', 'configmap', 'from-second', '--from-literal=x=y'], {
+        kubeconfig: second.kubeconfig,
+      });
       assert.equal(await k(['get', 'cm', 'from-second', '-o', 'jsonpath={.data.x}']), 'y');
     } finally {
       await second.stop();

@@ -80,7 +80,11 @@ describe('storage: resourceVersion order = commit order', () => {
     await tail;
 
     assert.equal(committed.length, WRITERS * WRITES);
-    assert.equal(seen.length, committed.length, 'every committed write appears in the change log exactly once');
+    assert.equal(
+      seen.length,
+      committed.length,
+      'every committed write appears in the change log exactly once',
+    );
     assert.deepEqual(
       seen.map((c) => c.rv),
       [...committed].sort((a, b) => a - b),

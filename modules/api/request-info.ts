@@ -32,7 +32,11 @@ export function isWatchFlag(value: string | undefined): boolean {
   return value !== undefined && value !== '0' && value !== 'false';
 }
 
-export function parseRequestInfo(method: string, path: string, query: Record<string, string | undefined>): RequestInfo {
+export function parseRequestInfo(
+  method: string,
+  path: string,
+  query: Record<string, string | undefined>,
+): RequestInfo {
   const segments = path.split('/').filter((s) => s.length > 0);
   const info: RequestInfo = {
     isResourceRequest: false,

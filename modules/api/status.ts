@@ -91,7 +91,12 @@ export class ApiError extends Error {
   }
 
   static forbidden(message: string, gr?: GroupResource, name?: string): ApiError {
-    return new ApiError(403, 'Forbidden', message, gr ? { name, group: gr.group, kind: gr.resource } : undefined);
+    return new ApiError(
+      403,
+      'Forbidden',
+      message,
+      gr ? { name, group: gr.group, kind: gr.resource } : undefined,
+    );
   }
 
   static notFound(gr: GroupResource, name: string): ApiError {

@@ -31,11 +31,18 @@ export function parseTokenFile(text: string, source = 'token file'): Map<string,
     if (!line || line.startsWith('#')) return;
     const fields = csvFields(line).map((f) => f.trim());
     if (fields.length < 3) {
-      throw new Error(`${source}, line ${index + 1}: expected at least 3 columns (token, user name, user ID)`);
+      throw new Error(
+        `${source}, line ${index + 1}: expected at least 3 columns (token, user name, user ID)`,
+      );
     }
     const [token, name, uid, groupField] = fields;
     if (!token) throw new Error(`${source}, line ${index + 1}: empty token`);
-    const groups = groupField ? groupField.split(',').map((g) => g.trim()).filter(Boolean) : [];
+    const groups = groupField
+      ? groupField
+          .split(',')
+          .map((g) => g.trim())
+          .filter(Boolean)
+      : [];
     tokens.set(token, { name, uid, groups });
   });
   return tokens;

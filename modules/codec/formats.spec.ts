@@ -25,20 +25,35 @@ describe('negotiation', () => {
     it(`Accept ${accept} → ${format}`, () => assert.equal(negotiateOutput(accept), format));
   }
   it('406 when nothing fits', () => {
-    assert.equal(code(() => negotiateOutput('text/html')), 406);
-    assert.equal(code(() => negotiateOutput('application/json;as=Table;v=v1;g=meta.k8s.io')), 406);
+    assert.equal(
+      code(() => negotiateOutput('text/html')),
+      406,
+    );
+    assert.equal(
+      code(() => negotiateOutput('application/json;as=Table;v=v1;g=meta.k8s.io')),
+      406,
+    );
   });
   it('415 on an unknown request type; JSON when unset', () => {
     assert.equal(negotiateInput(undefined), 'json');
     assert.equal(negotiateInput('application/yaml; charset=utf-8'), 'yaml');
-    assert.equal(code(() => negotiateInput('text/plain')), 415);
+    assert.equal(
+      code(() => negotiateInput('text/plain')),
+      415,
+    );
   });
 });
 
 describe('bodies', () => {
   it('400 on malformed JSON and YAML', () => {
-    assert.equal(code(() => decodeBody('{"a":', 'json')), 400);
-    assert.equal(code(() => decodeBody('a: [b', 'yaml')), 400);
+    assert.equal(
+      code(() => decodeBody('{"a":', 'json')),
+      400,
+    );
+    assert.equal(
+      code(() => decodeBody('a: [b', 'yaml')),
+      400,
+    );
   });
   it('reads YAML as 1.1', () => {
     assert.deepEqual(decodeBody('a: yes\nb: "1"\n', 'yaml'), { a: true, b: '1' });

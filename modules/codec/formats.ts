@@ -36,9 +36,15 @@ export function negotiateOutput(accept: string | undefined): Format {
   throw ApiError.notAcceptable(supportedMediaTypes);
 }
 
-export function negotiateInput(contentType: string | undefined): Format {
+/** Request bodies may also be Protobuf (kube's media type, and the spec's alias for it). */
+export type InputFormat = Format | 'protobuf';
+
+const protobufSubtypes = new Set(['vnd.kubernetes.protobuf', 'vnd.orch.protobuf']);
+
+export function negotiateInput(contentType: string | undefined): InputFormat {
   if (!contentType) return 'json';
   const m = parseMediaType(contentType);
+  if (m && m.type === 'application' && protobufSubtypes.has(m.subtype)) return 'protobuf';
   const format = m && !m.params.as ? formatOf(m.type, m.subtype) : undefined;
   if (!format || m?.type === '*' || m?.subtype === '*') {
     throw ApiError.unsupportedMediaType(contentType, supportedMediaTypes);

@@ -17,7 +17,10 @@ export function parseMediaType(text: string): MediaType | undefined {
     const eq = p.indexOf('=');
     if (eq < 0) continue;
     const key = p.slice(0, eq).trim().toLowerCase();
-    const value = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    const value = p
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     if (key === 'q') q = Number(value) || 0;
     else params[key] = value;
   }
@@ -32,5 +35,8 @@ export function parseAccept(header: string | undefined): MediaType[] {
     const m = parseMediaType(part);
     if (m && m.q > 0) list.push(m);
   }
-  return list.map((m, i) => ({ m, i })).sort((a, b) => b.m.q - a.m.q || a.i - b.i).map((x) => x.m);
+  return list
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => b.m.q - a.m.q || a.i - b.i)
+    .map((x) => x.m);
 }

@@ -57,7 +57,12 @@ export class GenericStore {
     return found.object;
   }
 
-  async list(def: ResourceDefinition, namespace: string, selection: Selection, version: string): Promise<KubeList> {
+  async list(
+    def: ResourceDefinition,
+    namespace: string,
+    selection: Selection,
+    version: string,
+  ): Promise<KubeList> {
     const result = await this.store
       .list(storageKey(def), def.scope === 'Namespaced' && namespace ? namespace : undefined)
       .catch((e) => {
@@ -73,14 +78,24 @@ export class GenericStore {
     };
   }
 
-  async create(def: ResourceDefinition, namespace: string, obj: KubeObject, options: WriteOptions): Promise<KubeObject> {
+  async create(
+    def: ResourceDefinition,
+    namespace: string,
+    obj: KubeObject,
+    options: WriteOptions,
+  ): Promise<KubeObject> {
     if (obj.metadata.resourceVersion) {
       throw ApiError.badRequest('resourceVersion should not be set on objects to be created');
     }
     this.setNamespace(def, obj, namespace);
     fillForCreate(def, obj);
     def.strategy.defaults?.(obj);
-    this.check(def, obj, validateObjectMeta(obj.metadata, { namespaced: def.scope === 'Namespaced', nameRule: def.nameRule }), def.strategy.validate?.(obj));
+    this.check(
+      def,
+      obj,
+      validateObjectMeta(obj.metadata, { namespaced: def.scope === 'Namespaced', nameRule: def.nameRule }),
+      def.strategy.validate?.(obj),
+    );
     def.strategy.canonicalize?.(obj);
     const name = obj.metadata.name!;
     const key = this.key(def, namespace, name);
@@ -106,7 +121,9 @@ export class GenericStore {
   ): Promise<WriteResult> {
     this.setNamespace(def, obj, namespace);
     if (obj.metadata.name !== name) {
-      throw ApiError.badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${name})`);
+      throw ApiError.badRequest(
+        `the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${name})`,
+      );
     }
     const requested = obj.metadata.resourceVersion;
     const strategy = this.strategyFor(def, options.subresource);
@@ -118,7 +135,11 @@ export class GenericStore {
         return { object: await this.create(def, namespace, structuredClone(obj), options), created: true };
       }
       if (!requested && def.allowUnconditionalUpdate === false) {
-        throw ApiError.conflict(this.gr(def), name, 'metadata.resourceVersion must be specified for an update');
+        throw ApiError.conflict(
+          this.gr(def),
+          name,
+          'metadata.resourceVersion must be specified for an update',
+        );
       }
       if (requested && requested !== String(current.rv)) {
         throw ApiError.conflict(this.gr(def), name, MODIFIED_MESSAGE);
@@ -139,7 +160,12 @@ export class GenericStore {
   }
 
   /** Writes a validated new state; an unchanged object is not written, and a finalized deletion completes. */
-  async commitUpdate(def: ResourceDefinition, next: KubeObject, current: Stored, options: WriteOptions): Promise<KubeObject> {
+  async commitUpdate(
+    def: ResourceDefinition,
+    next: KubeObject,
+    current: Stored,
+    options: WriteOptions,
+  ): Promise<KubeObject> {
     next.metadata.resourceVersion = String(current.rv);
     if (deepEqual(next, current.object)) return current.object;
     const key = this.key(def, next.metadata.namespace ?? '', next.metadata.name!);
@@ -155,7 +181,13 @@ export class GenericStore {
   }
 
   /** A subresource write is checked by its own strategy only (kube's status strategies), plus metadata rules. */
-  validateUpdate(def: ResourceDefinition, strategy: Strategy, next: KubeObject, old: KubeObject, full: boolean): void {
+  validateUpdate(
+    def: ResourceDefinition,
+    strategy: Strategy,
+    next: KubeObject,
+    old: KubeObject,
+    full: boolean,
+  ): void {
     const namespaced = def.scope === 'Namespaced';
     this.check(
       def,
@@ -172,7 +204,12 @@ export class GenericStore {
     return def.subresourceStrategies?.[subresource] ?? {};
   }
 
-  async delete(def: ResourceDefinition, namespace: string, name: string, options: DeleteOptions): Promise<DeleteResult> {
+  async delete(
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    options: DeleteOptions,
+  ): Promise<DeleteResult> {
     for (let attempt = 0; ; attempt++) {
       const current = await this.read(def, namespace, name);
       if (!current) throw ApiError.notFound(this.gr(def), name);
@@ -187,7 +224,11 @@ export class GenericStore {
   }
 
   /** First delete: with finalizers pending, the object only turns Terminating; without, it is removed. */
-  private async deleteCurrent(def: ResourceDefinition, current: Stored, options: DeleteOptions): Promise<DeleteResult> {
+  private async deleteCurrent(
+    def: ResourceDefinition,
+    current: Stored,
+    options: DeleteOptions,
+  ): Promise<DeleteResult> {
     const obj = current.object;
     const key = this.key(def, obj.metadata.namespace ?? '', obj.metadata.name!);
     if (pendingFinalizers(def, obj).length > 0 || this.terminatesFirst(def, obj)) {
@@ -258,10 +299,16 @@ export class GenericStore {
     }
   }
 
-  private async requireActiveNamespace(def: ResourceDefinition, namespace: string, name: string): Promise<void> {
-    const ns = await this.store.get({ resource: '/namespaces', namespace: '', name: namespace }).catch((e) => {
-      throw toApiError(e, this.gr(def), name);
-    });
+  private async requireActiveNamespace(
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+  ): Promise<void> {
+    const ns = await this.store
+      .get({ resource: '/namespaces', namespace: '', name: namespace })
+      .catch((e) => {
+        throw toApiError(e, this.gr(def), name);
+      });
     if (!ns) throw ApiError.notFound({ group: '', resource: 'namespaces' }, namespace);
     if (ns.object.metadata.deletionTimestamp) {
       throw toApiError(new NamespaceTerminatingError(namespace), this.gr(def), name);
@@ -275,7 +322,9 @@ export class GenericStore {
     }
     if (!obj.metadata.namespace) obj.metadata.namespace = namespace;
     else if (namespace && obj.metadata.namespace !== namespace) {
-      throw ApiError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      throw ApiError.badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
     }
   }
 

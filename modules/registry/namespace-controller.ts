@@ -32,7 +32,12 @@ export class NamespaceController {
   async ensureBuiltins(): Promise<void> {
     for (const name of BUILTIN_NAMESPACES) {
       try {
-        await this.generic.create(this.namespaces, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false });
+        await this.generic.create(
+          this.namespaces,
+          '',
+          { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+          { dryRun: false },
+        );
       } catch (e) {
         if (!(e instanceof ApiError && e.reason === 'AlreadyExists')) throw e;
       }
@@ -88,7 +93,9 @@ export class NamespaceController {
     if (!finalizers.includes(NAMESPACE_FINALIZER)) return;
     const next = structuredClone(ns);
     next.spec = { ...spec, finalizers: finalizers.filter((f) => f !== NAMESPACE_FINALIZER) };
-    await this.generic.update(this.namespaces, '', name, next, { dryRun: false, subresource: 'finalize' }).catch(ignoreNotFound);
+    await this.generic
+      .update(this.namespaces, '', name, next, { dryRun: false, subresource: 'finalize' })
+      .catch(ignoreNotFound);
   }
 }
 

@@ -26,7 +26,12 @@ export function fillForCreate(def: ResourceDefinition, obj: KubeObject): void {
 }
 
 /** Keeps what a client may not change on update; the rest is the client's object. */
-export function fillForUpdate(def: ResourceDefinition, strategy: Strategy, obj: KubeObject, old: KubeObject): void {
+export function fillForUpdate(
+  def: ResourceDefinition,
+  strategy: Strategy,
+  obj: KubeObject,
+  old: KubeObject,
+): void {
   const meta = obj.metadata;
   const oldMeta = old.metadata;
   if (oldMeta.generation !== undefined) meta.generation = oldMeta.generation;

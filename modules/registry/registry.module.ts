@@ -1,4 +1,11 @@
-import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { STORE } from '../storage/storage.module.js';
 import type { Store } from '../storage/store.js';
 import { GenericStore } from './generic-store.js';

@@ -27,7 +27,11 @@ export function fieldsOf(def: ResourceDefinition, obj: KubeObject): Record<strin
   };
 }
 
-export function parseSelection(def: ResourceDefinition, labelSelector?: string, fieldSelector?: string): Selection {
+export function parseSelection(
+  def: ResourceDefinition,
+  labelSelector?: string,
+  fieldSelector?: string,
+): Selection {
   const labels = labelSelector ? parseLabelSelector(labelSelector) : undefined;
   const fields = fieldSelector ? parseFieldSelector(fieldSelector) : undefined;
   if (fields) validateFieldSelector(fields, selectableFieldNames(def));
@@ -36,6 +40,7 @@ export function parseSelection(def: ResourceDefinition, labelSelector?: string, 
     filtered: true,
     name: fields?.exactName(),
     matches: (obj) =>
-      (!labels || labels.matches(obj.metadata.labels ?? {})) && (!fields || fields.matches(fieldsOf(def, obj))),
+      (!labels || labels.matches(obj.metadata.labels ?? {})) &&
+      (!fields || fields.matches(fieldsOf(def, obj))),
   };
 }

@@ -9,13 +9,15 @@ import {
   UnavailableError,
 } from '../storage/store.js';
 
-export const MODIFIED_MESSAGE = 'the object has been modified; please apply your changes to the latest version and try again';
+export const MODIFIED_MESSAGE =
+  'the object has been modified; please apply your changes to the latest version and try again';
 
 export function toApiError(error: unknown, gr: GroupResource, name: string): unknown {
   if (error instanceof NotFoundError) return ApiError.notFound(gr, name);
   if (error instanceof AlreadyExistsError) return ApiError.alreadyExists(gr, name);
   if (error instanceof ConflictError) return ApiError.conflict(gr, name, MODIFIED_MESSAGE);
-  if (error instanceof NamespaceNotFoundError) return ApiError.notFound({ group: '', resource: 'namespaces' }, error.namespace);
+  if (error instanceof NamespaceNotFoundError)
+    return ApiError.notFound({ group: '', resource: 'namespaces' }, error.namespace);
   if (error instanceof NamespaceTerminatingError) {
     return new ApiError(
       403,
@@ -35,6 +37,7 @@ export function toApiError(error: unknown, gr: GroupResource, name: string): unk
       },
     );
   }
-  if (error instanceof UnavailableError) return ApiError.unavailable(`storage is unavailable: ${error.message}`);
+  if (error instanceof UnavailableError)
+    return ApiError.unavailable(`storage is unavailable: ${error.message}`);
   return error;
 }

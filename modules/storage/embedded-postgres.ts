@@ -49,8 +49,16 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<R
   const secret = await password(`${dir}.password`);
   const port = await freePort();
   const log = options.log ?? (() => undefined);
-  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
-  if (options.fsync === false) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  const flags = [
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=200',
+  ];
+  if (options.fsync === false)
+    flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port,

@@ -89,7 +89,8 @@ export class PostgresStore implements Store {
     });
     if (outcome.rv !== undefined) return withRv(body, outcome.rv);
     if (outcome.namespaceState === 'missing') throw new NamespaceNotFoundError(options.activeNamespace!);
-    if (outcome.namespaceState === 'terminating') throw new NamespaceTerminatingError(options.activeNamespace!);
+    if (outcome.namespaceState === 'terminating')
+      throw new NamespaceTerminatingError(options.activeNamespace!);
     throw new AlreadyExistsError(key);
   }
 

@@ -5,7 +5,17 @@
  *
  * Bodies are stored without `metadata.resourceVersion`: the `rv` column is the truth and is put back on read.
  */
-import { bigint, index, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const revision = pgTable('revision', {
   id: smallint('id').primaryKey(),

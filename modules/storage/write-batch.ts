@@ -86,7 +86,13 @@ function keyText(key: ObjectKey): string {
 
 /** `i` is 1-based: the write commits at revision base + i, where base is the counter before the batch. */
 function toRow(op: WriteOp, i: number): Record<string, unknown> {
-  const row: Record<string, unknown> = { i, op: op.op, res: op.key.resource, ns: op.key.namespace, name: op.key.name };
+  const row: Record<string, unknown> = {
+    i,
+    op: op.op,
+    res: op.key.resource,
+    ns: op.key.namespace,
+    name: op.key.name,
+  };
   if (op.op === 'c') {
     row.uid = op.uid;
     row.body = op.body;
@@ -155,9 +161,13 @@ export class WriteBatcher {
   }
 
   private async execute(ops: WriteOp[]): Promise<WriteOutcome[]> {
-    const rows = await this.sql.unsafe(BATCH_SQL, [ops.map((op, i) => toRow(op, i + 1)) as never, ops.length], {
-      prepare: true,
-    });
+    const rows = await this.sql.unsafe(
+      BATCH_SQL,
+      [ops.map((op, i) => toRow(op, i + 1)) as never, ops.length],
+      {
+        prepare: true,
+      },
+    );
     const outcomes: WriteOutcome[] = new Array(ops.length);
     for (const row of rows) {
       outcomes[(row.i as number) - 1] = {

@@ -14,9 +14,12 @@ describe('parseConfig', () => {
   });
 
   it('reads --flag=value and --flag value forms; flags win over env', () => {
-    const c = parseConfig(['serve', '--secure-port=0', '--database-url', 'postgres://a/b', '--data-dir=/tmp/d'], {
-      DATABASE_URL: 'postgres://x/y',
-    });
+    const c = parseConfig(
+      ['serve', '--secure-port=0', '--database-url', 'postgres://a/b', '--data-dir=/tmp/d'],
+      {
+        DATABASE_URL: 'postgres://x/y',
+      },
+    );
     assert.equal(c.securePort, 0);
     assert.equal(c.databaseUrl, 'postgres://a/b');
     assert.equal(c.dataDir, '/tmp/d');
@@ -35,7 +38,10 @@ describe('parseConfig', () => {
     [['migrate'], /needs --database-url/],
   ] as const) {
     it(`rejects ${argv.join(' ')}`, () => {
-      assert.throws(() => parseConfig([...argv], {}), (e: unknown) => e instanceof ConfigError && message.test(e.message));
+      assert.throws(
+        () => parseConfig([...argv], {}),
+        (e: unknown) => e instanceof ConfigError && message.test(e.message),
+      );
     });
   }
 });

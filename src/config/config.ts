@@ -32,7 +32,8 @@ interface FlagSpec {
 const text = (v: string) => v;
 const port = (v: string, flag: string) => {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${flag}: "${v}" is not a valid port`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new ConfigError(`${flag}: "${v}" is not a valid port`);
   return n;
 };
 
@@ -47,7 +48,11 @@ const flags: Record<string, FlagSpec> = {
   'secure-port': { key: 'securePort', parse: port, help: 'HTTPS port (default 6443; 0 picks a free one)' },
   'tls-cert-file': { key: 'tlsCertFile', parse: text, help: 'serving certificate (PEM); unset: generated' },
   'tls-private-key-file': { key: 'tlsPrivateKeyFile', parse: text, help: 'serving key (PEM)' },
-  'token-auth-file': { key: 'tokenAuthFile', parse: text, help: 'static tokens CSV: token,user,uid,"group1,group2"' },
+  'token-auth-file': {
+    key: 'tokenAuthFile',
+    parse: text,
+    help: 'static tokens CSV: token,user,uid,"group1,group2"',
+  },
 };
 
 export const usage = [

@@ -2,8 +2,16 @@
 import { isPlainObject, type KubeObject } from '../../modules/api/object.js';
 import { ApiError } from '../../modules/api/status.js';
 import { decodeBody, negotiateInput } from '../../modules/codec/index.js';
+import { decodeProtobuf } from '../../modules/codec/protobuf/index.js';
 import { groupVersion, type ResourceDefinition } from '../../modules/registry/definition.js';
-import { decodeObject } from '../../modules/registry/schema/decode.js';
+import {
+  decodeObject,
+  findDuplicateFields,
+  findYamlDuplicateKeys,
+  strictDecodingError,
+  strictMessages,
+  yamlDuplicateMessage,
+} from '../../modules/registry/schema/index.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -19,6 +27,23 @@ export function parseFieldValidation(value: string | undefined): FieldValidation
   throw ApiError.badRequest(`fieldValidation must be one of "Ignore", "Warn", or "Strict", got "${value}"`);
 }
 
+/** Syntax only: JSON, YAML or Protobuf bytes → a plain value (Protobuf read with the kind's field numbers). */
+function parseBody(
+  def: ResourceDefinition,
+  contentType: string | undefined,
+  body: Buffer,
+): { raw: unknown; text?: string } {
+  const format = negotiateInput(contentType);
+  if (format === 'protobuf') return { raw: decodeProtobuf(body, def.schema) };
+  const text = body.toString('utf8');
+  if (format === 'yaml') {
+    const duplicates = findYamlDuplicateKeys(text);
+    if (duplicates.length > 0) throw ApiError.badRequest(yamlDuplicateMessage(duplicates));
+    return { raw: decodeBody(text, format) };
+  }
+  return { raw: decodeBody(text, format), text };
+}
+
 export function decodeRequestObject(
   def: ResourceDefinition,
   version: string,
@@ -26,9 +51,8 @@ export function decodeRequestObject(
   body: Buffer | undefined,
   validation: FieldValidation,
 ): Decoded {
-  const format = negotiateInput(contentType);
   if (!body || body.length === 0) throw ApiError.badRequest('request body must not be empty');
-  const raw = decodeBody(body, format);
+  const { raw, text } = parseBody(def, contentType, body);
   if (!isPlainObject(raw)) throw ApiError.badRequest(`the body must be a ${def.kind} object`);
   const expectedVersion = groupVersion(def.group, version);
   if (raw.apiVersion !== undefined && raw.apiVersion !== expectedVersion) {
@@ -37,16 +61,17 @@ export function decodeRequestObject(
     );
   }
   if (raw.kind !== undefined && raw.kind !== def.kind) {
-    throw ApiError.badRequest(`the kind in the data (${String(raw.kind)}) does not match the expected kind (${def.kind})`);
+    throw ApiError.badRequest(
+      `the kind in the data (${String(raw.kind)}) does not match the expected kind (${def.kind})`,
+    );
   }
-  const { object, unknownFields } = decodeObject(raw, def.schema, { kind: def.kind });
+  const { object, unknownFields } = decodeObject(raw, def.schema, { kind: def.kind, version });
   const decoded = object as KubeObject;
   decoded.apiVersion = expectedVersion;
   decoded.kind = def.kind;
   if (!isPlainObject(decoded.metadata)) decoded.metadata = {};
-  const messages = unknownFields.map((f) => `unknown field "${f}"`);
-  if (validation === 'Strict' && messages.length > 0) {
-    throw ApiError.badRequest(`strict decoding error: ${messages.join(', ')}`);
-  }
-  return { object: decoded, warnings: validation === 'Warn' ? messages : [] };
+  if (validation === 'Ignore') return { object: decoded, warnings: [] };
+  const messages = strictMessages(unknownFields, text ? findDuplicateFields(text) : []);
+  if (validation === 'Strict' && messages.length > 0) throw strictDecodingError(messages, def.kind, version);
+  return { object: decoded, warnings: messages };
 }

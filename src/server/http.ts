@@ -23,24 +23,35 @@ export async function createServer(
     return503OnClosing: false,
     routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 1024 },
   } as never);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, databaseUrl, server), adapter, {
-    logger: ['error', 'warn'],
-    bodyParser: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, databaseUrl, server),
+    adapter,
+    {
+      logger: ['error', 'warn'],
+      bodyParser: false,
+    },
+  );
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const pipeline = app.get(Pipeline);
 
   // bodies stay bytes: the pipeline decodes them by Content-Type (JSON, YAML, later Protobuf/CBOR)
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: config.maxRequestBodyBytes }, (_req, body, done) =>
-    done(null, body),
+  fastify.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: config.maxRequestBodyBytes },
+    (_req, body, done) => done(null, body),
   );
   fastify.route({
     method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/*',
     handler: (req, reply) => pipeline.handle(req, reply),
     // errors before the pipeline runs (body too large, unreadable body) leave as a Status too
-    errorHandler: (error, _req, reply) => sendError(reply, toApiError(error, (e) => console.error(e)), jsonOutput),
+    errorHandler: (error, _req, reply) =>
+      sendError(
+        reply,
+        toApiError(error, (e) => console.error(e)),
+        jsonOutput,
+      ),
   });
   return app;
 }

@@ -11,7 +11,11 @@ import {
   apiVersions,
   negotiateDiscovery,
 } from '../../modules/registry/discovery/index.js';
-import { openApiV2, openApiV3Document, openApiV3Index } from '../../modules/registry/openapi/index.js';
+import {
+  openApiV2Response,
+  openApiV3Index,
+  openApiV3Response,
+} from '../../modules/registry/openapi/index.js';
 import type { Registry } from '../../modules/registry/registry.js';
 import { send, type Output } from './respond.js';
 
@@ -40,7 +44,9 @@ export class NonResourceHandlers {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       throw ApiError.methodNotAllowed(`the server does not allow this method on the requested resource`);
     }
-    if (path === '/api' || path === '/apis') return this.discoveryRoot(path === '/api' ? 'api' : 'apis', req, reply, out);
+    if (path === '/api' || path === '/apis')
+      return this.discoveryRoot(path === '/api' ? 'api' : 'apis', req, reply, out);
+    if (path === '/openapi/v2' || path.startsWith('/openapi/v3')) return this.openapi(path, req, reply);
     out = { ...out, format: negotiateOutput(req.headers.accept) };
     if (path === '/version') return send(reply, 200, versionInfo, out);
     if (path === '/api/v1') return send(reply, 200, apiResourceList(defs, '', 'v1'), out);
@@ -55,18 +61,15 @@ export class NonResourceHandlers {
       if (!this.registry.hasGroupVersion(gvMatch[1], gvMatch[2])) throw ApiError.pathNotFound();
       return send(reply, 200, apiResourceList(defs, gvMatch[1], gvMatch[2]), out);
     }
-    if (path === '/openapi/v2') return this.raw(reply, 'application/json', openApiV2(defs));
-    if (path === '/openapi/v3') return this.raw(reply, 'application/json', openApiV3Index(defs));
-    if (path.startsWith('/openapi/v3/')) {
-      const doc = openApiV3Document(defs, path.slice('/openapi/v3/'.length));
-      if (!doc) throw ApiError.pathNotFound();
-      if (info.path && (req.query as Record<string, string>).hash) reply.header('Cache-Control', 'public, immutable');
-      return this.raw(reply, 'application/json', doc);
-    }
     throw ApiError.pathNotFound();
   }
 
-  private discoveryRoot(prefix: 'api' | 'apis', req: FastifyRequest, reply: FastifyReply, out: Output): unknown {
+  private discoveryRoot(
+    prefix: 'api' | 'apis',
+    req: FastifyRequest,
+    reply: FastifyReply,
+    out: Output,
+  ): unknown {
     const negotiated = negotiateDiscovery(req.headers.accept, ['application/json', 'application/yaml']);
     if (!negotiated) throw ApiError.notAcceptable(['application/json', 'application/yaml']);
     if (negotiated.aggregated) {
@@ -77,13 +80,39 @@ export class NonResourceHandlers {
         negotiated.contentType,
         req.headers['if-none-match'],
       );
-      return reply.code(r.status).headers(r.headers).send(r.body);
+      // a 304 keeps the negotiated Content-Type: HTTP caches merge it into the cached answer
+      return reply
+        .code(r.status)
+        .headers({ ...r.headers, 'Content-Type': negotiated.contentType })
+        .send(r.status === 304 ? undefined : r.body);
     }
-    const doc = prefix === 'api' ? apiVersions(this.serverAddress()) : apiGroupList(this.registry.definitions);
-    return send(reply, 200, doc, { ...out, format: negotiated.mediaType === 'application/yaml' ? 'yaml' : 'json' });
+    const doc =
+      prefix === 'api' ? apiVersions(this.serverAddress()) : apiGroupList(this.registry.definitions);
+    return send(reply, 200, doc, {
+      ...out,
+      format: negotiated.mediaType === 'application/yaml' ? 'yaml' : 'json',
+    });
   }
 
-  private raw(reply: FastifyReply, contentType: string, doc: unknown): unknown {
-    return reply.code(200).header('Content-Type', contentType).send(typeof doc === 'string' ? doc : JSON.stringify(doc));
+  private openapi(path: string, req: FastifyRequest, reply: FastifyReply): unknown {
+    const defs = this.registry.definitions;
+    const q = req.query as Record<string, string | undefined>;
+    const conditions = { accept: req.headers.accept, ifNoneMatch: req.headers['if-none-match'] };
+    const r =
+      path === '/openapi/v2'
+        ? openApiV2Response(defs, conditions)
+        : path === '/openapi/v3'
+          ? {
+              status: 200,
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify(openApiV3Index(defs)),
+            }
+          : openApiV3Response(defs, path.slice('/openapi/v3/'.length), { ...conditions, hash: q.hash });
+    if (r.status === 404) throw ApiError.pathNotFound();
+    if (r.status === 406) throw ApiError.notAcceptable(['application/json']);
+    return reply
+      .code(r.status)
+      .headers(r.headers)
+      .send(r.body || undefined);
   }
 }

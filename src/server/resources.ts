@@ -1,10 +1,10 @@
 /** The resource verbs: one handler per kube verb, each a short walk through the generic store. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { KubeObject } from '../../modules/api/object.js';
 import { isPlainObject } from '../../modules/api/object.js';
 import type { RequestInfo } from '../../modules/api/request-info.js';
 import { ApiError } from '../../modules/api/status.js';
 import { decodeBody, negotiateInput } from '../../modules/codec/index.js';
+import { decodeDeleteOptions } from '../../modules/codec/protobuf/index.js';
 import { groupVersion, type ResourceDefinition } from '../../modules/registry/definition.js';
 import type { DeleteOptions, GenericStore } from '../../modules/registry/generic-store.js';
 import { parseSelection } from '../../modules/registry/selection.js';
@@ -37,7 +37,11 @@ function bodyOf(req: FastifyRequest): Buffer | undefined {
 }
 
 function withWarnings(reply: FastifyReply, warnings: string[]): void {
-  if (warnings.length > 0) reply.header('Warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  if (warnings.length > 0)
+    reply.header(
+      'Warning',
+      warnings.map((w) => `299 - ${JSON.stringify(w)}`),
+    );
 }
 
 export class ResourceHandlers {
@@ -58,7 +62,12 @@ export class ResourceHandlers {
       case 'get':
         return send(r.reply, 200, await this.generic.get(def, info.namespace, info.name), r.out);
       case 'list':
-        return send(r.reply, 200, await this.generic.list(def, info.namespace, this.selection(r), info.version), r.out);
+        return send(
+          r.reply,
+          200,
+          await this.generic.list(def, info.namespace, this.selection(r), info.version),
+          r.out,
+        );
       case 'watch':
         return this.watch(r);
       case 'create':
@@ -69,7 +78,13 @@ export class ResourceHandlers {
         return this.delete(r);
       case 'deletecollection': {
         const options = this.deleteOptions(r);
-        const list = await this.generic.deleteCollection(def, info.namespace, this.selection(r), options, info.version);
+        const list = await this.generic.deleteCollection(
+          def,
+          info.namespace,
+          this.selection(r),
+          options,
+          info.version,
+        );
         return send(r.reply, 200, list, r.out);
       }
       default:
@@ -83,9 +98,16 @@ export class ResourceHandlers {
 
   private async create(r: ResourceRequest): Promise<unknown> {
     const { info, def } = r;
-    if (info.name) throw ApiError.methodNotAllowed('the server does not allow this method on the requested resource');
+    if (info.name)
+      throw ApiError.methodNotAllowed('the server does not allow this method on the requested resource');
     const validation = parseFieldValidation(r.query.fieldValidation);
-    const { object, warnings } = decodeRequestObject(def, info.version, r.req.headers['content-type'], bodyOf(r.req), validation);
+    const { object, warnings } = decodeRequestObject(
+      def,
+      info.version,
+      r.req.headers['content-type'],
+      bodyOf(r.req),
+      validation,
+    );
     const created = await this.generic.create(def, info.namespace, object, { dryRun: dryRun(r.query) });
     withWarnings(r.reply, warnings);
     return send(r.reply, 201, created, r.out);
@@ -95,7 +117,13 @@ export class ResourceHandlers {
   private async update(r: ResourceRequest): Promise<unknown> {
     const { info, def } = r;
     const validation = parseFieldValidation(r.query.fieldValidation);
-    const { object, warnings } = decodeRequestObject(def, info.version, r.req.headers['content-type'], bodyOf(r.req), validation);
+    const { object, warnings } = decodeRequestObject(
+      def,
+      info.version,
+      r.req.headers['content-type'],
+      bodyOf(r.req),
+      validation,
+    );
     const options = { dryRun: dryRun(r.query), subresource: info.subresource || undefined };
     const result = await this.generic.update(def, info.namespace, info.name, object, options);
     withWarnings(r.reply, warnings);
@@ -106,7 +134,8 @@ export class ResourceHandlers {
     const body = bodyOf(r.req);
     let fromBody: Record<string, unknown> = {};
     if (body && body.length > 0) {
-      const decoded = decodeBody(body, negotiateInput(r.req.headers['content-type']));
+      const format = negotiateInput(r.req.headers['content-type']);
+      const decoded = format === 'protobuf' ? decodeDeleteOptions(body) : decodeBody(body, format);
       if (!isPlainObject(decoded)) throw ApiError.badRequest('the body must be a DeleteOptions object');
       fromBody = decoded;
     }
@@ -123,7 +152,10 @@ export class ResourceHandlers {
         },
       ]);
     }
-    const dry = r.query.dryRun !== undefined ? dryRun(r.query) : Array.isArray(fromBody.dryRun) && fromBody.dryRun.includes('All');
+    const dry =
+      r.query.dryRun !== undefined
+        ? dryRun(r.query)
+        : Array.isArray(fromBody.dryRun) && fromBody.dryRun.includes('All');
     const pre = isPlainObject(fromBody.preconditions) ? fromBody.preconditions : undefined;
     if (grace !== undefined && !Number.isInteger(Number(grace))) {
       throw ApiError.badRequest(`invalid gracePeriodSeconds: ${String(grace)}`);
@@ -153,7 +185,12 @@ export class ResourceHandlers {
         apiVersion: 'v1',
         metadata: {},
         status: 'Success',
-        details: { name: info.name, group: def.group || undefined, kind: def.resource, uid: result.object.metadata.uid },
+        details: {
+          name: info.name,
+          group: def.group || undefined,
+          kind: def.resource,
+          uid: result.object.metadata.uid,
+        },
       },
       r.out,
     );
@@ -162,7 +199,8 @@ export class ResourceHandlers {
   private async subresource(r: ResourceRequest): Promise<unknown> {
     const { info, def } = r;
     if (!def.subresources?.includes(info.subresource)) throw ApiError.pathNotFound();
-    if (info.verb === 'get') return send(r.reply, 200, await this.generic.get(def, info.namespace, info.name), r.out);
+    if (info.verb === 'get')
+      return send(r.reply, 200, await this.generic.get(def, info.namespace, info.name), r.out);
     if (info.verb !== 'update') {
       throw ApiError.methodNotAllowed('the server does not allow this method on the requested resource');
     }

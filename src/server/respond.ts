@@ -21,10 +21,13 @@ export function send(reply: FastifyReply, code: number, body: unknown, out: Outp
 export function toApiError(error: unknown, log: (e: unknown) => void): ApiError {
   if (error instanceof ApiError) return error;
   const fastifyCode = (error as { code?: string; statusCode?: number })?.code;
-  if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE') return ApiError.tooLarge('Request entity too large: limit is 3145728');
-  if (fastifyCode === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return ApiError.unsupportedMediaType('', ['application/json']);
+  if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return ApiError.tooLarge('Request entity too large: limit is 3145728');
+  if (fastifyCode === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return ApiError.unsupportedMediaType('', ['application/json']);
   const status = (error as { statusCode?: number })?.statusCode;
-  if (status && status >= 400 && status < 500) return new ApiError(status, 'BadRequest', (error as Error).message);
+  if (status && status >= 400 && status < 500)
+    return new ApiError(status, 'BadRequest', (error as Error).message);
   log(error);
   return ApiError.internal((error as Error)?.message ?? String(error));
 }

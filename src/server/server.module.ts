@@ -21,7 +21,12 @@ export class ServerModule {
       providers: [
         {
           provide: Pipeline,
-          useFactory: (registry: Registry, generic: GenericStore, store: Store, namespaces: NamespaceController) =>
+          useFactory: (
+            registry: Registry,
+            generic: GenericStore,
+            store: Store,
+            namespaces: NamespaceController,
+          ) =>
             new Pipeline(
               new Authenticator(options.tokens),
               registry,

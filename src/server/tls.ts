@@ -25,7 +25,10 @@ async function pemKey(key: webcrypto.CryptoKey): Promise<string> {
 async function generate(bindAddress: string): Promise<ServingTls> {
   x509.cryptoProvider.set(webcrypto as never);
   const notBefore = new Date(Date.now() - 60_000);
-  const caKeys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const caKeys = (await webcrypto.subtle.generateKey(alg, true, [
+    'sign',
+    'verify',
+  ])) as webcrypto.CryptoKeyPair;
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: '01',
     name: 'CN=pgkube-ca',
@@ -59,12 +62,19 @@ async function generate(bindAddress: string): Promise<ServingTls> {
     signingAlgorithm: alg,
     extensions: [
       new x509.BasicConstraintsExtension(false),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
+      new x509.KeyUsagesExtension(
+        x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment,
+        true,
+      ),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
       new x509.SubjectAlternativeNameExtension(names),
     ],
   });
-  return { cert: cert.toString('pem') + '\n', key: await pemKey(keys.privateKey), ca: ca.toString('pem') + '\n' };
+  return {
+    cert: cert.toString('pem') + '\n',
+    key: await pemKey(keys.privateKey),
+    ca: ca.toString('pem') + '\n',
+  };
 }
 
 export async function servingTls(options: {

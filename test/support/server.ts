@@ -46,7 +46,15 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'pgkube-test-')));
   const child: ChildProcess = spawn(
     process.execPath,
-    [mainJs, 'serve', `--data-dir=${dataDir}`, `--database-url=${options.databaseUrl}`, '--secure-port=0', ...(options.args ?? [])],
+    [
+      ...(process.env.PGKUBE_TEST_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      mainJs,
+      'serve',
+      `--data-dir=${dataDir}`,
+      `--database-url=${options.databaseUrl}`,
+      '--secure-port=0',
+      ...(options.args ?? []),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

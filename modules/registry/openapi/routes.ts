@@ -1,21 +1,29 @@
 /**
- * The operations kube's installer registers for a resource, as data both OpenAPI renderers share: paths,
- * methods, operation ids, parameters, bodies and responses. Only verbs and subresources a definition declares
- * are listed.
+ * The operations kube's installer registers for a resource: collection, item, all-namespaces and watch paths,
+ * and subresources. Only verbs and subresources a definition declares are listed.
  */
 import type { ResourceDefinition } from '../definition.js';
 import { subresourceInfo, subresourceKind, type GroupVersionKind } from '../discovery/resources.js';
+import { META } from './meta-schemas.js';
 import {
   groupVersionPath,
-  isBuiltInGroup,
   kindSchemaName,
   listSchemaName,
   operationGroupVersion,
   operationTag,
   schemaName,
-  toValidOperationId,
 } from './names.js';
-import { META } from './meta-schemas.js';
+import {
+  component,
+  mediaTypes,
+  ok,
+  patchContentTypes,
+  title,
+  type Method,
+  type OperationSpec,
+  type PathSpec,
+  type Payload,
+} from './operations.js';
 import {
   connectParams,
   deleteCollectionParams,
@@ -29,70 +37,6 @@ import {
   writeParams,
   type ParamSpec,
 } from './params.js';
-import { hasProtobufNumbers } from './sources.js';
-
-export type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
-
-/** A response or body schema: a component, or a plain string for streamed data. */
-export type Payload = { component: string } | { type: 'string' };
-
-export interface ResponseSpec {
-  code: string;
-  description: string;
-  payload?: Payload;
-}
-
-export interface OperationSpec {
-  method: Method;
-  operationId: string;
-  description: string;
-  tag: string;
-  action?: string;
-  gvk?: GroupVersionKind;
-  params: ParamSpec[];
-  body?: { payload: Payload; contentTypes: string[]; required: boolean };
-  responses: ResponseSpec[];
-  /** media types of the responses */
-  produces: string[];
-}
-
-export interface PathSpec {
-  path: string;
-  params: ParamSpec[];
-  ops: OperationSpec[];
-}
-
-const JSON_ = 'application/json';
-const YAML_ = 'application/yaml';
-const PROTOBUF = 'application/vnd.kubernetes.protobuf';
-export const unauthorized: ResponseSpec = { code: '401', description: 'Unauthorized' };
-
-const title = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-const component = (name: string): Payload => ({ component: name });
-const ok = (payload: Payload, ...extra: ('201' | '202')[]): ResponseSpec[] => [
-  { code: '200', description: 'OK', payload },
-  ...extra.map((code) => ({ code, description: code === '201' ? 'Created' : 'Accepted', payload })),
-  unauthorized,
-];
-
-/** Media types offered for objects of `def`: Protobuf only for built-in kinds that define its field numbers. */
-export function mediaTypes(def: ResourceDefinition, streaming: boolean): string[] {
-  const protobuf = isBuiltInGroup(def.group) && hasProtobufNumbers(def.schema);
-  const types = [JSON_, YAML_, ...(protobuf ? [PROTOBUF] : [])];
-  if (streaming) types.push(`${JSON_};stream=watch`, ...(protobuf ? [`${PROTOBUF};stream=watch`] : []));
-  return types.sort();
-}
-
-export function patchContentTypes(def: ResourceDefinition): string[] {
-  const types = [
-    'application/apply-patch+yaml',
-    'application/json-patch+json',
-    'application/merge-patch+json',
-  ];
-  // strategic merge patch needs Go struct tags kube only has for its own kinds
-  if (isBuiltInGroup(def.group)) types.push('application/strategic-merge-patch+json');
-  return types.sort();
-}
 
 export function resourcePaths(def: ResourceDefinition, version: string): PathSpec[] {
   const has = (v: string): boolean => (def.verbs as string[]).includes(v);
@@ -403,63 +347,4 @@ function connectOps(
       produces: ['*/*'],
     };
   });
-}
-
-/** GET /api/v1/ and /apis/<group>/<version>/: the group-version's APIResourceList. */
-export function groupVersionRoot(group: string, version: string): PathSpec {
-  return {
-    path: `${groupVersionPath(group, version)}/`,
-    params: [],
-    ops: [
-      {
-        method: 'get',
-        operationId: `get${operationGroupVersion(group, version)}APIResources`,
-        description: 'get the resources of this group-version',
-        tag: operationTag(group, version),
-        params: [],
-        responses: ok(component(`${META}.APIResourceList`)),
-        produces: [JSON_, PROTOBUF, YAML_],
-      },
-    ],
-  };
-}
-
-/** The small documents kube also publishes: /api/, /apis/, /apis/<group>/ and /version/. */
-export function discoveryRoot(key: 'api' | 'apis' | 'version' | { group: string }): PathSpec {
-  const [path, operationId, tag, schema, description] =
-    key === 'api'
-      ? ['/api/', 'getCoreAPIVersions', 'core', `${META}.APIVersions`, 'get the versions of the core group']
-      : key === 'apis'
-        ? ['/apis/', 'getAPIVersions', 'apis', `${META}.APIGroupList`, 'get the named groups']
-        : key === 'version'
-          ? [
-              '/version/',
-              'getCodeVersion',
-              'version',
-              'io.k8s.apimachinery.pkg.version.Info',
-              'get the server version',
-            ]
-          : [
-              `/apis/${key.group}/`,
-              `get${toValidOperationId(key.group.replace(/\.k8s\.io$/, ''), true)}APIGroup`,
-              operationTag(key.group),
-              `${META}.APIGroup`,
-              'get the versions of this group',
-            ];
-  const produces = key === 'version' ? [JSON_] : [JSON_, PROTOBUF, YAML_];
-  return {
-    path,
-    params: [],
-    ops: [
-      {
-        method: 'get',
-        operationId,
-        description,
-        tag,
-        params: [],
-        responses: ok(component(schema)),
-        produces,
-      },
-    ],
-  };
 }

@@ -8,14 +8,9 @@ import { memo } from '../discovery/memo.js';
 import { definitionsServing } from '../discovery/resources.js';
 import { groupVersions, orderedGroups } from '../discovery/versions.js';
 import type { ParamSpec } from './params.js';
-import {
-  discoveryRoot,
-  groupVersionRoot,
-  resourcePaths,
-  type OperationSpec,
-  type PathSpec,
-  type Payload,
-} from './routes.js';
+import type { OperationSpec, PathSpec, Payload } from './operations.js';
+import { discoveryRoot, groupVersionRoot } from './root-routes.js';
+import { resourcePaths } from './routes.js';
 import { SchemaBuilder, type Json } from './schema.js';
 import { allGroupVersions, componentSources } from './sources.js';
 import { acceptsJson, bearerToken, openApiInfo, type OpenApiResponse, type RenderedDocument } from './v3.js';

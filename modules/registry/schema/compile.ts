@@ -5,7 +5,7 @@
  */
 import type { Schema } from '../definition.js';
 
-export const enum NodeKind {
+export enum NodeKind {
   /** anything goes: no type, or unknown fields preserved without properties */
   Any,
   Object,

@@ -41,6 +41,11 @@ describe('findDuplicateFields', () => {
     assert.deepEqual(findDuplicateFields(`{"data":{${entries.join(',')}}}`), ['data.k7', 'data.k150']);
   });
 
+  it('terminates on malformed text instead of hanging', () => {
+    assert.deepEqual(findDuplicateFields('{"a'), []);
+    assert.deepEqual(findDuplicateFields('}],{"a":1,"a":2'), ['a']);
+  });
+
   it('stops at 100 reports', () => {
     const entries: string[] = [];
     for (let i = 0; i < 150; i++) entries.push(`"k${i}":1`, `"k${i}":2`);

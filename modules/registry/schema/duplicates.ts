@@ -10,23 +10,40 @@ const maxReported = 100;
 
 interface Frame {
   array: boolean;
-  /** object: the key being read or last read; array: unused */
-  key: string;
   /** array: index of the current element */
   index: number;
-  /** object: keys seen so far (a Set once the object grows) */
-  seen: string[];
-  seenSet: Set<string> | undefined;
+  /** object: the current key, as a range of the text between its quotes... */
+  keyStart: number;
+  keyEnd: number;
+  /** ...or as a string when it holds escapes */
+  keyText: string | undefined;
+  /** object: ranges of the keys seen so far, compared in place to avoid a string per key */
+  count: number;
+  starts: number[];
+  ends: number[];
+  /** the keys as strings, once the object is large or has an escaped key */
+  set: Set<string> | undefined;
 }
 
 function newFrame(): Frame {
-  return { array: false, key: '', index: 0, seen: [], seenSet: undefined };
+  return {
+    array: false,
+    index: 0,
+    keyStart: 0,
+    keyEnd: 0,
+    keyText: undefined,
+    count: 0,
+    starts: [],
+    ends: [],
+    set: undefined,
+  };
 }
 
 /** Index of the quote closing the string that opens at `start`. */
 function stringEnd(text: string, start: number): number {
   let j = text.indexOf('"', start + 1);
   for (;;) {
+    if (j < 0) return text.length; // unterminated: only reachable with invalid JSON
     let slashes = 0;
     for (let k = j - 1; text.charCodeAt(k) === 92; k--) slashes++;
     if ((slashes & 1) === 0) return j;
@@ -34,27 +51,55 @@ function stringEnd(text: string, start: number): number {
   }
 }
 
-function pathTo(frames: Frame[], depth: number, key: string): string {
+function keyOf(text: string, f: Frame): string {
+  return f.keyText ?? text.slice(f.keyStart, f.keyEnd);
+}
+
+function pathTo(text: string, frames: Frame[], depth: number, key: string): string {
   let path = '';
   for (let i = 0; i < depth; i++) {
     const f = frames[i];
     if (f.array) path += `[${f.index}]`;
-    else path += path === '' ? f.key : `.${f.key}`;
+    else path += path === '' ? keyOf(text, f) : `.${keyOf(text, f)}`;
   }
   return path === '' ? key : `${path}.${key}`;
 }
 
-/** true when `key` was already seen in this object; records it otherwise */
-function seenBefore(f: Frame, key: string): boolean {
-  if (f.seenSet) {
-    if (f.seenSet.has(key)) return true;
-    f.seenSet.add(key);
+function sameRange(text: string, a: number, b: number, len: number): boolean {
+  for (let k = 0; k < len; k++) if (text.charCodeAt(a + k) !== text.charCodeAt(b + k)) return false;
+  return true;
+}
+
+/** true when the frame's current key was already seen in this object; records it otherwise */
+function seenBefore(text: string, f: Frame): boolean {
+  if (f.set === undefined && f.keyText === undefined && f.count < 24) {
+    const s = f.keyStart;
+    const len = f.keyEnd - s;
+    const starts = f.starts;
+    const ends = f.ends;
+    const last = text.charCodeAt(f.keyEnd - 1);
+    for (let k = 0; k < f.count; k++) {
+      // length and last character first: sibling keys often share a prefix (key1, key2, ...)
+      if (
+        ends[k] - starts[k] === len &&
+        text.charCodeAt(ends[k] - 1) === last &&
+        sameRange(text, starts[k], s, len)
+      )
+        return true;
+    }
+    starts[f.count] = s;
+    ends[f.count] = f.keyEnd;
+    f.count++;
     return false;
   }
-  const seen = f.seen;
-  for (let i = 0; i < seen.length; i++) if (seen[i] === key) return true;
-  seen.push(key);
-  if (seen.length > 24) f.seenSet = new Set(seen);
+  if (f.set === undefined) {
+    // switch to strings: many keys, or one with escapes that must compare unescaped
+    f.set = new Set();
+    for (let k = 0; k < f.count; k++) f.set.add(text.slice(f.starts[k], f.ends[k]));
+  }
+  const key = keyOf(text, f);
+  if (f.set.has(key)) return true;
+  f.set.add(key);
   return false;
 }
 
@@ -62,23 +107,31 @@ function seenBefore(f: Frame, key: string): boolean {
  * Paths of repeated object keys in a JSON text that already parsed successfully (no syntax checking
  * here), in kube's notation: `metadata.labels.app`, `spec.containers[0].name`. Each path once, at most 100.
  */
+/** Frames are reused across calls (decoding is synchronous, so calls never overlap). */
+const frames: Frame[] = [];
+
 export function findDuplicateFields(text: string): string[] {
-  const frames: Frame[] = [];
   let depth = 0;
   let expectKey = false;
   let found: string[] | undefined;
   const n = text.length;
+  // position of the next backslash at or after the current key, found once per stretch of text
+  let backslash = -1;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 34) {
       const end = stringEnd(text, i);
-      if (expectKey) {
+      if (expectKey && depth > 0) {
         const f = frames[depth - 1];
-        const raw = text.slice(i + 1, end);
-        const key = raw.indexOf('\\') < 0 ? raw : (JSON.parse(text.slice(i, end + 1)) as string);
-        f.key = key;
-        if (seenBefore(f, key)) {
-          const path = pathTo(frames, depth - 1, key);
+        f.keyStart = i + 1;
+        f.keyEnd = end;
+        if (backslash !== Infinity && backslash <= i) {
+          backslash = text.indexOf('\\', i + 1);
+          if (backslash < 0) backslash = Infinity;
+        }
+        f.keyText = backslash < end ? (JSON.parse(text.slice(i, end + 1)) as string) : undefined;
+        if (seenBefore(text, f)) {
+          const path = pathTo(text, frames, depth - 1, keyOf(text, f));
           found ??= [];
           if (found.length < maxReported && !found.includes(path)) found.push(path);
         }
@@ -86,19 +139,18 @@ export function findDuplicateFields(text: string): string[] {
       }
       i = end;
     } else if (c === 123 || c === 91) {
-      // reuse frames between siblings: objects are parsed thousands of times a second
       const f = frames[depth] ?? (frames[depth] = newFrame());
       f.array = c === 91;
       f.index = 0;
-      f.key = '';
-      f.seen.length = 0;
-      f.seenSet = undefined;
+      f.count = 0;
+      f.keyText = undefined;
+      f.set = undefined;
       depth++;
       expectKey = c === 123;
     } else if (c === 125 || c === 93) {
-      depth--;
+      if (depth > 0) depth--;
       expectKey = false;
-    } else if (c === 44) {
+    } else if (c === 44 && depth > 0) {
       const f = frames[depth - 1];
       if (f.array) f.index++;
       else expectKey = true;
