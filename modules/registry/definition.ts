@@ -49,6 +49,8 @@ export interface Schema {
   'x-kubernetes-patch-merge-key'?: string;
   /** OpenAPI component name for shared types (e.g. io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta) */
   'x-pgkube-ref'?: string;
+  /** the Go field is a pointer: an explicit zero value is meaningful and only set values are encoded */
+  'x-pgkube-pointer'?: boolean;
   /** protobuf field number of this property within its parent message (used by the Protobuf codec) */
   'x-pgkube-protobuf'?: number;
 }

@@ -21,6 +21,7 @@ import {
   pb,
   toHex,
   withPointers,
+  withoutPointers,
 } from './test-support.js';
 
 const at = (n: number, schema: Schema): Schema => ({ ...schema, 'x-pgkube-protobuf': n });
@@ -87,7 +88,7 @@ describe('encoding is byte-identical to kube', () => {
   it('absent pointer fields are left out; unmarked fields count as Go values and are written', () => {
     const obj = { metadata: { name: 'c' } };
     const withMarks = toHex(encodeProtobufObject(obj, marked.configMap));
-    const withoutMarks = toHex(encodeProtobufObject(obj, configMapDefinition.schema));
+    const withoutMarks = toHex(encodeProtobufObject(obj, withoutPointers(configMapDefinition.schema)));
     assert.equal(withMarks, pb.msg(1, '0a0163', '1200', '1a00', '2200', '2a00', '3200', '3800', '4200'));
     // deletionTimestamp, deletionGracePeriodSeconds and immutable, each at its zero value
     assert.equal(

@@ -54,6 +54,11 @@ export function withPointers(schema: Schema, paths: string[]): Schema {
   return copy;
 }
 
+/** A copy of a schema with every pointer marker removed: every field reads as a Go value field. */
+export function withoutPointers(schema: Schema): Schema {
+  return JSON.parse(JSON.stringify(schema, (key, value) => (key === pointerMarker ? undefined : value)));
+}
+
 /** The Go pointer fields of ObjectMeta (and what it holds) in kube v1.32. */
 export const objectMetaPointers = [
   'metadata.deletionTimestamp',

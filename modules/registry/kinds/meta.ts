@@ -24,6 +24,9 @@ export function field(n: number, schema: Schema, description?: string): Schema {
     : { ...schema, 'x-pgkube-protobuf': n };
 }
 
+/** Marks a field whose Go type is a pointer (see Schema['x-pgkube-pointer']). */
+export const pointer = (schema: Schema): Schema => ({ ...schema, 'x-pgkube-pointer': true });
+
 export const str = (n: number, description?: string): Schema => field(n, { type: 'string' }, description);
 export const bool = (n: number, description?: string): Schema => field(n, { type: 'boolean' }, description);
 export const int32 = (n: number, description?: string): Schema =>
@@ -67,11 +70,11 @@ export const managedFieldsEntrySchema: Schema = {
   properties: {
     apiVersion: str(3, 'The version of the API the field set was written in.'),
     fieldsType: str(6, 'The format of fieldsV1; always "FieldsV1".'),
-    fieldsV1: field(7, fieldsV1Schema),
+    fieldsV1: pointer(field(7, fieldsV1Schema)),
     manager: str(1, 'The name of the workflow that manages these fields.'),
     operation: str(2, 'How the fields were last written: "Apply" or "Update".'),
     subresource: str(8, 'The subresource the fields were written through, empty for the main resource.'),
-    time: field(4, timeSchema),
+    time: pointer(field(4, timeSchema)),
   },
   'x-pgkube-ref': `${metaV1}.ManagedFieldsEntry`,
 };
@@ -82,11 +85,12 @@ export const ownerReferenceSchema: Schema = {
     'Points at an object this one depends on; the owner must live in the same namespace or be cluster-scoped.',
   properties: {
     apiVersion: str(5, 'API version of the owner.'),
-    blockOwnerDeletion: bool(
-      7,
-      'When true with foreground deletion, the owner is not removed before this object.',
+    blockOwnerDeletion: pointer(
+      bool(7, 'When true with foreground deletion, the owner is not removed before this object.'),
     ),
-    controller: bool(6, 'True when the owner is the managing controller; at most one reference may set it.'),
+    controller: pointer(
+      bool(6, 'True when the owner is the managing controller; at most one reference may set it.'),
+    ),
     kind: str(1, 'Kind of the owner.'),
     name: str(3, 'Name of the owner.'),
     uid: str(4, 'UID of the owner.'),
@@ -105,11 +109,10 @@ export const objectMetaSchema: Schema = {
       'Unstructured key/value data tools attach to the object; not used for selection.',
     ),
     creationTimestamp: field(8, timeSchema),
-    deletionGracePeriodSeconds: int64(
-      10,
-      'Seconds the object is given to terminate gracefully; set by the server.',
+    deletionGracePeriodSeconds: pointer(
+      int64(10, 'Seconds the object is given to terminate gracefully; set by the server.'),
     ),
-    deletionTimestamp: field(9, timeSchema),
+    deletionTimestamp: pointer(field(9, timeSchema)),
     finalizers: field(14, {
       type: 'array',
       description: 'Conditions that must clear before the object is removed from storage.',

@@ -3,7 +3,7 @@ import type { ResourceDefinition, Strategy } from '../../definition.js';
 import { isPlainObject, type KubeObject } from '../../../api/object.js';
 import { fieldError, type FieldError } from '../../../api/status.js';
 import { ageColumn, nameColumn, stringAt } from '../columns.js';
-import { field, int32, kindSchema, microTimeSchema, str } from '../meta.js';
+import { field, int32, kindSchema, microTimeSchema, pointer, str } from '../meta.js';
 import { isQualifiedName } from '../../validation/names.js';
 
 /** strategies kube itself defines; others must be prefixed (`example.com/name`) */
@@ -16,16 +16,19 @@ const schema = kindSchema({
       type: 'object',
       description: 'The lease itself.',
       properties: {
-        acquireTime: field(3, microTimeSchema),
-        holderIdentity: str(1, 'Identity of the current holder.'),
-        leaseDurationSeconds: int32(
-          2,
-          'How long candidates wait after the last renewal before they may take the lease over.',
+        acquireTime: pointer(field(3, microTimeSchema)),
+        holderIdentity: pointer(str(1, 'Identity of the current holder.')),
+        leaseDurationSeconds: pointer(
+          int32(2, 'How long candidates wait after the last renewal before they may take the lease over.'),
         ),
-        leaseTransitions: int32(5, 'How many times the lease changed holders.'),
-        preferredHolder: str(7, 'Holder the lease should go to next; only meaningful with a strategy.'),
-        renewTime: field(4, microTimeSchema),
-        strategy: str(6, 'How a coordinated leader election picks the holder (alpha, needs a feature gate).'),
+        leaseTransitions: pointer(int32(5, 'How many times the lease changed holders.')),
+        preferredHolder: pointer(
+          str(7, 'Holder the lease should go to next; only meaningful with a strategy.'),
+        ),
+        renewTime: pointer(field(4, microTimeSchema)),
+        strategy: pointer(
+          str(6, 'How a coordinated leader election picks the holder (alpha, needs a feature gate).'),
+        ),
       },
       'x-pgkube-ref': 'io.k8s.api.coordination.v1.LeaseSpec',
     }),

@@ -2,7 +2,7 @@
 import type { ResourceDefinition, Strategy } from '../../definition.js';
 import type { KubeObject } from '../../../api/object.js';
 import { ageColumn, countOf, nameColumn } from '../columns.js';
-import { bool, bytesMap, kindSchema, stringMap } from '../meta.js';
+import { bool, bytesMap, kindSchema, pointer, stringMap } from '../meta.js';
 import { validateConfigMapPayload, validateImmutablePayload } from '../../validation/keys.js';
 import { validateStandardFinalizers } from '../../validation/metadata.js';
 
@@ -17,7 +17,9 @@ const schema = kindSchema({
       2,
       "Text entries. Keys consist of alphanumerics, '-', '_' or '.'; values must be UTF-8 (use binaryData otherwise).",
     ),
-    immutable: bool(4, 'When true, data and binaryData can no longer change; only metadata can be updated.'),
+    immutable: pointer(
+      bool(4, 'When true, data and binaryData can no longer change; only metadata can be updated.'),
+    ),
   },
 });
 

@@ -3,7 +3,7 @@ import type { ResourceDefinition, Strategy } from '../../definition.js';
 import { isPlainObject, type KubeObject } from '../../../api/object.js';
 import { fieldError, type FieldError } from '../../../api/status.js';
 import { ageColumn, countOf, nameColumn, stringAt } from '../columns.js';
-import { bool, bytesMap, kindSchema, str, stringMap } from '../meta.js';
+import { bool, bytesMap, kindSchema, pointer, str, stringMap } from '../meta.js';
 import { base64Decode, validateImmutablePayload, validateSecretPayload } from '../../validation/keys.js';
 import { fieldImmutableErrorMsg, validateStandardFinalizers } from '../../validation/metadata.js';
 import { goUnmarshalObjectError } from '../../validation/go-json.js';
@@ -28,7 +28,7 @@ const schema = kindSchema({
       2,
       "Secret entries, base64-encoded. Keys consist of alphanumerics, '-', '_' or '.'; at most 1 MiB in total.",
     ),
-    immutable: bool(5, 'When true, data can no longer change; only metadata can be updated.'),
+    immutable: pointer(bool(5, 'When true, data can no longer change; only metadata can be updated.')),
     stringData: stringMap(
       4,
       'Write-only convenience input: plain-text entries merged into data on write, overriding equal keys. Never returned.',

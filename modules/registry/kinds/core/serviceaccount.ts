@@ -2,16 +2,25 @@
 import type { ResourceDefinition, Strategy } from '../../definition.js';
 import { isPlainObject, type KubeObject } from '../../../api/object.js';
 import { ageColumn, countOf, nameColumn } from '../columns.js';
-import { bool, field, kindSchema, localObjectReferenceSchema, objectReferenceSchema } from '../meta.js';
+import {
+  bool,
+  field,
+  kindSchema,
+  localObjectReferenceSchema,
+  objectReferenceSchema,
+  pointer,
+} from '../meta.js';
 import { validateStandardFinalizers } from '../../validation/metadata.js';
 
 const schema = kindSchema({
   description:
     'An identity for processes that run in pods, used to authenticate them to the API with tokens.',
   properties: {
-    automountServiceAccountToken: bool(
-      4,
-      "Whether pods using this account get an API token mounted automatically; a pod's own setting wins.",
+    automountServiceAccountToken: pointer(
+      bool(
+        4,
+        "Whether pods using this account get an API token mounted automatically; a pod's own setting wins.",
+      ),
     ),
     imagePullSecrets: field(3, {
       type: 'array',
