@@ -26,6 +26,8 @@ export interface WriteOutcome {
 interface Pending {
   op: WriteOp;
   keyText: string;
+  /** run in a batch of its own: its previous batch failed as a whole */
+  alone?: boolean;
   resolve(outcome: WriteOutcome): void;
   reject(error: unknown): void;
 }
@@ -106,36 +108,54 @@ function toRow(op: WriteOp, i: number): Record<string, unknown> {
 
 export class WriteBatcher {
   private queue: Pending[] = [];
-  private running = false;
+  private busy = false;
+  private scheduled = false;
 
   constructor(private readonly sql: postgres.Sql) {}
 
   submit(op: WriteOp): Promise<WriteOutcome> {
     return new Promise((resolve, reject) => {
       this.queue.push({ op, keyText: keyText(op.key), resolve, reject });
-      if (!this.running) {
-        this.running = true;
+      if (!this.busy && !this.scheduled) {
+        this.scheduled = true;
         // setImmediate lets the writes that arrived in the same I/O turn join this batch
-        setImmediate(() => void this.drain());
+        setImmediate(() => {
+          this.scheduled = false;
+          this.pump();
+        });
       }
     });
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.takeBatch();
-      await this.run(batch);
-    }
-    this.running = false;
+  /** One batch in flight; the next one leaves as soon as it commits, before its writers are answered. */
+  private pump(): void {
+    if (this.busy || this.queue.length === 0) return;
+    this.busy = true;
+    const batch = this.takeBatch();
+    this.execute(batch.map((p) => p.op)).then(
+      (outcomes) => {
+        this.busy = false;
+        this.pump();
+        batch.forEach((p, i) => p.resolve(outcomes[i]));
+      },
+      (error) => {
+        this.busy = false;
+        if (batch.length === 1) batch[0].reject(error);
+        // isolate the write that broke the statement: its batch-mates must not fail with it
+        else this.queue.unshift(...batch.map((p) => ({ ...p, alone: true })));
+        this.pump();
+      },
+    );
   }
 
   /** Up to MAX_BATCH writes on distinct keys; a second write to a key waits for the next batch. */
   private takeBatch(): Pending[] {
+    if (this.queue[0].alone) return [this.queue.shift()!];
     const batch: Pending[] = [];
     const keys = new Set<string>();
     const rest: Pending[] = [];
     for (const p of this.queue) {
-      if (batch.length < MAX_BATCH && !keys.has(p.keyText)) {
+      if (batch.length < MAX_BATCH && !p.alone && !keys.has(p.keyText)) {
         keys.add(p.keyText);
         batch.push(p);
       } else {
@@ -144,20 +164,6 @@ export class WriteBatcher {
     }
     this.queue = rest;
     return batch;
-  }
-
-  private async run(batch: Pending[]): Promise<void> {
-    try {
-      const outcomes = await this.execute(batch.map((p) => p.op));
-      batch.forEach((p, i) => p.resolve(outcomes[i]));
-    } catch (error) {
-      if (batch.length === 1) {
-        batch[0].reject(error);
-        return;
-      }
-      // isolate the write that broke the statement: its batch-mates must not fail with it
-      for (const p of batch) await this.run([p]);
-    }
   }
 
   private async execute(ops: WriteOp[]): Promise<WriteOutcome[]> {
