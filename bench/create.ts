@@ -135,7 +135,9 @@ async function load(baseUrl: string, token: string, ca: string): Promise<{ rate:
   let n = 0;
   const next = () => n++;
   // warm up connections and JIT
-  await Promise.all(Array.from({ length: CLIENTS }, () => connection(url, ca, request, Date.now() + 1000, next)));
+  await Promise.all(
+    Array.from({ length: CLIENTS }, () => connection(url, ca, request, Date.now() + 1000, next)),
+  );
   const started = Date.now();
   const results = await Promise.all(
     Array.from({ length: CLIENTS }, () => connection(url, ca, request, started + SECONDS * 1000, next)),

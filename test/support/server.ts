@@ -1,6 +1,6 @@
 /** Starts the real server (`node dist/src/main.js serve`) as a child process and talks HTTPS to it. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,7 +36,8 @@ export interface TestServer {
 }
 
 export interface StartOptions {
-  databaseUrl: string;
+  /** unset: the server starts its own embedded PostgreSQL in the data dir */
+  databaseUrl?: string;
   /** reuse a data dir (restart); default a new temp dir */
   dataDir?: string;
   args?: string[];
@@ -44,6 +45,8 @@ export interface StartOptions {
 
 export async function startServer(options: StartOptions): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'pgkube-test-')));
+  // an embedded PostgreSQL runs as its own OS user when we are root: it must reach the data dir
+  await chmod(dataDir, 0o755);
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -51,11 +54,11 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
       mainJs,
       'serve',
       `--data-dir=${dataDir}`,
-      `--database-url=${options.databaseUrl}`,
+      ...(options.databaseUrl ? [`--database-url=${options.databaseUrl}`] : []),
       '--secure-port=0',
       ...(options.args ?? []),
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DATABASE_URL: '' } },
   );
   let output = '';
   const ready = new Promise<{ url: string; kubeconfig: string }>((resolve, reject) => {
