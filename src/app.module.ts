@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { RegistryModule } from '../modules/registry/index.js';
 import { StorageModule } from '../modules/storage/index.js';
+import { WatchModule } from '../modules/watch/index.js';
 import type { Config } from './config/config.js';
 import { CONFIG } from './config/config.js';
 import { ServerModule, type ServerOptions } from './server/server.module.js';
@@ -11,7 +12,12 @@ export class AppModule {
   static forRoot(config: Config, databaseUrl: string, server: ServerOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [StorageModule.forRoot(databaseUrl), RegistryModule.forRoot(), ServerModule.forRoot(server)],
+      imports: [
+        StorageModule.forRoot(databaseUrl),
+        RegistryModule.forRoot(),
+        WatchModule.forRoot(config.historyRetentionMs),
+        ServerModule.forRoot(server),
+      ],
       providers: [{ provide: CONFIG, useValue: config }],
     };
   }

@@ -13,10 +13,11 @@ import {
   type CreateOptions,
   type ListResult,
   type ObjectKey,
+  type Snapshot,
   type Store,
   type Stored,
 } from './store.js';
-import { WriteBatcher, type WriteOutcome } from './write-batch.js';
+import { CHANGE_CHANNEL, WriteBatcher, type WriteOutcome } from './write-batch.js';
 
 const changeTypes: ChangeType[] = ['ADDED', 'ADDED', 'MODIFIED', 'DELETED'];
 
@@ -129,6 +130,40 @@ export class PostgresStore implements Store {
         object: withRv(row.body, rv).object,
       };
     });
+  }
+
+  async snapshot(): Promise<Snapshot> {
+    const rows = await this.sql`
+      SELECT r.rv AS cur, o.resource, o.namespace, o.name, o.rv, o.body FROM revision r
+      LEFT JOIN objects o ON true
+      WHERE r.id = 1`.catch(fail);
+    const items: Snapshot['items'] = [];
+    for (const row of rows) {
+      if (row.body === null) continue;
+      const stored = withRv(row.body, Number(row.rv));
+      items.push({ resource: row.resource, namespace: row.namespace, name: row.name, ...stored });
+    }
+    return { rv: Number(rows[0].cur), items };
+  }
+
+  async historyStart(ageMs: number): Promise<number> {
+    const rows = await this.sql`
+      SELECT COALESCE(min(rv) - 1, (SELECT rv FROM revision WHERE id = 1)) AS start FROM changes
+      WHERE at > now() - make_interval(secs => ${ageMs / 1000})`.catch(fail);
+    return Number(rows[0].start);
+  }
+
+  async pruneChanges(ageMs: number): Promise<number> {
+    const rows = await this.sql`
+      DELETE FROM changes WHERE at < now() - make_interval(secs => ${ageMs / 1000})
+        AND rv < (SELECT max(rv) FROM changes)
+      RETURNING rv`.catch(fail);
+    return rows.length;
+  }
+
+  async subscribe(onChange: () => void): Promise<() => Promise<void>> {
+    const listening = await this.sql.listen(CHANGE_CHANNEL, () => onChange()).catch(fail);
+    return () => listening.unlisten();
   }
 
   private write(op: Parameters<WriteBatcher['submit']>[0]): Promise<WriteOutcome> {

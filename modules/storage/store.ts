@@ -37,6 +37,12 @@ export interface CreateOptions {
   activeNamespace?: string;
 }
 
+export interface Snapshot {
+  /** the revision every object below was read at */
+  rv: number;
+  items: (ObjectKey & Stored)[];
+}
+
 export interface Store {
   get(key: ObjectKey): Promise<Stored | undefined>;
   /** every object of a resource (in one namespace when given), read at one snapshot */
@@ -50,6 +56,14 @@ export interface Store {
   currentRv(): Promise<number>;
   /** change-log entries after `afterRv`, oldest first */
   changes(afterRv: number, limit: number): Promise<Change[]>;
+  /** every object of every resource, read at one snapshot (the watch cache's starting point) */
+  snapshot(): Promise<Snapshot>;
+  /** the revision just before the oldest change-log entry younger than `ageMs` (history kept from there on) */
+  historyStart(ageMs: number): Promise<number>;
+  /** drop change-log entries older than `ageMs`, keeping at least the newest one */
+  pruneChanges(ageMs: number): Promise<number>;
+  /** calls `onChange` whenever some replica committed a write (a hint: read `changes` to learn what) */
+  subscribe(onChange: () => void): Promise<() => Promise<void>>;
 }
 
 export const NAMESPACES_RESOURCE = '/namespaces';

@@ -34,6 +34,9 @@ interface Pending {
 
 const MAX_BATCH = 256;
 
+/** NOTIFY channel that wakes every replica's watch feed after a commit (a hint; the table is the truth). */
+export const CHANGE_CHANNEL = 'pgkube_changes';
+
 const BATCH_SQL = `
 WITH ops AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb)
@@ -136,6 +139,7 @@ export class WriteBatcher {
       (outcomes) => {
         this.busy = false;
         this.pump();
+        if (outcomes.some((o) => o.rv !== undefined)) this.notify();
         batch.forEach((p, i) => p.resolve(outcomes[i]));
       },
       (error) => {
@@ -146,6 +150,11 @@ export class WriteBatcher {
         this.pump();
       },
     );
+  }
+
+  /** Fire and forget: a lost notification costs a watcher latency (the slow poll still finds the change). */
+  private notify(): void {
+    this.sql.notify(CHANGE_CHANNEL, '').catch(() => undefined);
   }
 
   /** Up to MAX_BATCH writes on distinct keys; a second write to a key waits for the next batch. */

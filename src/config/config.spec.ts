@@ -25,6 +25,13 @@ describe('parseConfig', () => {
     assert.equal(c.dataDir, '/tmp/d');
   });
 
+  it('reads kube durations for --history-retention', () => {
+    assert.equal(parseConfig([], {}).historyRetentionMs, 300_000);
+    assert.equal(parseConfig(['--history-retention=30s'], {}).historyRetentionMs, 30_000);
+    assert.equal(parseConfig(['--history-retention=1h30m'], {}).historyRetentionMs, 5_400_000);
+    assert.throws(() => parseConfig(['--history-retention=5 minutes'], {}), /not a duration/);
+  });
+
   it('defaults to serve without a command', () => {
     assert.equal(parseConfig(['--secure-port=1'], {}).command, 'serve');
   });

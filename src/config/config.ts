@@ -19,6 +19,8 @@ export interface Config {
   tokenAuthFile?: string;
   /** request bodies above this are refused with 413 (kube: 3 MiB) */
   maxRequestBodyBytes: number;
+  /** how long watch history (and continue tokens) stay valid */
+  historyRetentionMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -37,6 +39,19 @@ const port = (v: string, flag: string) => {
   return n;
 };
 
+const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** kube's (Go's) duration format: `300ms`, `30s`, `5m`, `1h30m`. */
+export function parseDuration(v: string, flag: string): number {
+  const parts = [...v.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== v) {
+    throw new ConfigError(`${flag}: "${v}" is not a duration (e.g. 30s, 5m, 1h30m)`);
+  }
+  const ms = parts.reduce((sum, p) => sum + Number(p[1]) * durationUnits[p[2]], 0);
+  if (ms <= 0) throw new ConfigError(`${flag}: must be positive`);
+  return ms;
+}
+
 const flags: Record<string, FlagSpec> = {
   'data-dir': { key: 'dataDir', parse: (v) => path.resolve(v), help: 'state directory (default ./.pgkube)' },
   'database-url': {
@@ -48,6 +63,11 @@ const flags: Record<string, FlagSpec> = {
   'secure-port': { key: 'securePort', parse: port, help: 'HTTPS port (default 6443; 0 picks a free one)' },
   'tls-cert-file': { key: 'tlsCertFile', parse: text, help: 'serving certificate (PEM); unset: generated' },
   'tls-private-key-file': { key: 'tlsPrivateKeyFile', parse: text, help: 'serving key (PEM)' },
+  'history-retention': {
+    key: 'historyRetentionMs',
+    parse: parseDuration,
+    help: 'how long watch history is kept (default 5m)',
+  },
   'token-auth-file': {
     key: 'tokenAuthFile',
     parse: text,
@@ -69,6 +89,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     bindAddress: '127.0.0.1',
     securePort: 6443,
     maxRequestBodyBytes: 3 * 1024 * 1024,
+    historyRetentionMs: 5 * 60_000,
   };
   const args = [...argv];
   if (args[0] && !args[0].startsWith('-')) {

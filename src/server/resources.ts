@@ -8,10 +8,8 @@ import { decodeDeleteOptions } from '../../modules/codec/protobuf/index.js';
 import { groupVersion, type ResourceDefinition } from '../../modules/registry/definition.js';
 import type { DeleteOptions, GenericStore } from '../../modules/registry/generic-store.js';
 import { parseSelection } from '../../modules/registry/selection.js';
-import type { Store } from '../../modules/storage/store.js';
-import { storageKey } from '../../modules/registry/registry.js';
-import { streamWatch } from '../../modules/watch/watch-stream.js';
 import { decodeRequestObject, parseFieldValidation } from './decode.js';
+import type { ReadHandlers } from './reads.js';
 import { send, type Output } from './respond.js';
 
 export type Query = Record<string, string | undefined>;
@@ -47,7 +45,7 @@ function withWarnings(reply: FastifyReply, warnings: string[]): void {
 export class ResourceHandlers {
   constructor(
     private readonly generic: GenericStore,
-    private readonly store: Store,
+    private readonly reads: ReadHandlers,
     /** called after a delete that leaves the object Terminating (lets controllers act at once) */
     private readonly onTerminating: () => void = () => undefined,
   ) {}
@@ -60,16 +58,11 @@ export class ResourceHandlers {
     }
     switch (info.verb) {
       case 'get':
-        return send(r.reply, 200, await this.generic.get(def, info.namespace, info.name), r.out);
+        return this.reads.get(r);
       case 'list':
-        return send(
-          r.reply,
-          200,
-          await this.generic.list(def, info.namespace, this.selection(r), info.version),
-          r.out,
-        );
+        return this.reads.list(r);
       case 'watch':
-        return this.watch(r);
+        return this.reads.watch(r);
       case 'create':
         return this.create(r);
       case 'update':
@@ -205,44 +198,5 @@ export class ResourceHandlers {
       throw ApiError.methodNotAllowed('the server does not allow this method on the requested resource');
     }
     return this.update(r);
-  }
-
-  private async watch(r: ResourceRequest): Promise<unknown> {
-    const { info, def } = r;
-    const selection = this.selection(r);
-    if (info.name) {
-      // GET .../NAME?watch=1 watches one object
-      const name = info.name;
-      const inner = selection.matches;
-      selection.matches = (obj) => obj.metadata.name === name && inner(obj);
-    }
-    const rv = r.query.resourceVersion;
-    let startRv: number | undefined;
-    if (rv && rv !== '0') {
-      startRv = Number(rv);
-      if (!Number.isSafeInteger(startRv) || startRv < 0) {
-        throw ApiError.badRequest(`invalid resource version: ${rv}`);
-      }
-    }
-    const timeout = r.query.timeoutSeconds ? Number(r.query.timeoutSeconds) : 1800;
-    const apiVersion = groupVersion(def.group, info.version);
-    r.reply.hijack();
-    await streamWatch(
-      this.store,
-      {
-        resource: storageKey(def),
-        namespace: def.scope === 'Namespaced' ? info.namespace : '',
-        startRv,
-        matches: selection.matches,
-        timeoutMs: Math.max(1, timeout) * 1000,
-        initial: async () => {
-          const list = await this.generic.list(def, info.namespace, selection, info.version);
-          return { rv: Number(list.metadata.resourceVersion), items: list.items };
-        },
-        present: (obj) => ({ ...obj, apiVersion }),
-      },
-      r.reply.raw,
-    );
-    return undefined;
   }
 }

@@ -1,0 +1,5 @@
+export { WatchCache } from './watch-cache.js';
+export { Watcher, type WatchOptions } from './watcher.js';
+export { WatchModule } from './watch.module.js';
+export * from './read-options.js';
+export { awaitRevision, tooOld, TOO_LARGE_WAIT_MS } from './reads.js';

@@ -1,0 +1,254 @@
+/**
+ * The watch cache: one change feed per replica. It reads the change log after the last revision it has seen
+ * (woken by NOTIFY, with a slow poll as fallback), keeps the current objects and the recent history, and fans
+ * every change out to the watchers of this replica. The change-log table is the truth: a lost notification
+ * costs latency, a lost connection costs a retry, never an event.
+ */
+import type { KubeObject } from '../api/object.js';
+import type { Change, Store } from '../storage/store.js';
+import type { CachedEvent } from './events.js';
+
+export interface WatchCacheOptions {
+  /** how long history is kept (kube's default: 5 minutes) */
+  retentionMs: number;
+  /** fallback poll when no notification arrives */
+  pollMs?: number;
+  log?: (message: string) => void;
+}
+
+export interface CacheListener {
+  /** called for every change in revision order; false: drop this listener */
+  onEvent(event: CachedEvent): void;
+}
+
+const PAGE = 1000;
+
+function objectKey(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
+}
+
+export class WatchCache {
+  /** every change up to here is applied */
+  rv = 0;
+  /** history holds every change after this revision */
+  private historyFrom = 0;
+  /** history after this revision also knows each object's previous state (exact reads may start here) */
+  private exactFrom = 0;
+  private readonly objects = new Map<string, Map<string, KubeObject>>();
+  private history: CachedEvent[] = [];
+  private readonly listeners = new Set<CacheListener>();
+  private waiters: { rv: number; resolve: () => void }[] = [];
+  private pulling?: Promise<void>;
+  private again = false;
+  private timer?: NodeJS.Timeout;
+  private unsubscribe?: () => Promise<void>;
+  private stopped = false;
+  synced = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: WatchCacheOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    this.unsubscribe = await this.store.subscribe(() => this.kick());
+    const from = await this.store.historyStart(this.options.retentionMs);
+    const snapshot = await this.store.snapshot();
+    for (const item of snapshot.items)
+      this.bucket(item.resource).set(objectKey(item.namespace, item.name), item.object);
+    this.rv = snapshot.rv;
+    this.exactFrom = snapshot.rv;
+    await this.loadHistory(from, snapshot.rv);
+    this.synced = true;
+    this.kick();
+    this.timer = setInterval(() => {
+      this.kick();
+      this.trim();
+    }, this.options.pollMs ?? 1000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.unsubscribe?.().catch(() => undefined);
+    await this.pulling;
+  }
+
+  /** Changes (from, snapshot] already happened before the snapshot; they become history (their `prev` unknown
+   * except within the window itself), so a watcher resuming after a restart still finds them. */
+  private async loadHistory(from: number, to: number): Promise<void> {
+    const events: CachedEvent[] = [];
+    const last = new Map<string, KubeObject>();
+    for (let after = from; after < to;) {
+      const changes = await this.store.changes(after, PAGE);
+      if (changes.length === 0) break;
+      for (const c of changes) {
+        if (c.rv > to) break;
+        const key = `${c.resource} ${objectKey(c.namespace, c.name)}`;
+        events.push({ ...c, prev: last.get(key), at: Date.now() });
+        last.set(key, c.object);
+      }
+      after = changes[changes.length - 1].rv;
+    }
+    this.history = events;
+    this.historyFrom = from;
+  }
+
+  /** Pull now (a write was committed somewhere) or right after the pull in progress. */
+  kick(): void {
+    if (this.stopped || !this.synced) return;
+    if (this.pulling) {
+      this.again = true;
+      return;
+    }
+    this.pulling = this.pull()
+      .catch((e) => this.options.log?.(`watch cache: ${(e as Error).message}; retrying`))
+      .finally(() => {
+        this.pulling = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async pull(): Promise<void> {
+    for (;;) {
+      const changes = await this.store.changes(this.rv, PAGE);
+      for (const change of changes) this.apply(change);
+      if (changes.length < PAGE) break;
+    }
+    this.release();
+  }
+
+  private apply(change: Change): void {
+    const bucket = this.bucket(change.resource);
+    const key = objectKey(change.namespace, change.name);
+    const prev = bucket.get(key);
+    if (change.type === 'DELETED') bucket.delete(key);
+    else bucket.set(key, change.object);
+    const event: CachedEvent = { ...change, prev, at: Date.now() };
+    this.history.push(event);
+    this.rv = change.rv;
+    for (const listener of this.listeners) listener.onEvent(event);
+  }
+
+  private release(): void {
+    if (this.waiters.length === 0) return;
+    const ready = this.waiters.filter((w) => w.rv <= this.rv);
+    this.waiters = this.waiters.filter((w) => w.rv > this.rv);
+    for (const w of ready) w.resolve();
+  }
+
+  /** Drops history older than the retention window. */
+  private trim(): void {
+    const cutoff = Date.now() - this.options.retentionMs;
+    let drop = 0;
+    while (drop < this.history.length && this.history[drop].at < cutoff) drop++;
+    if (drop === 0) return;
+    this.historyFrom = this.history[drop - 1].rv;
+    this.exactFrom = Math.max(this.exactFrom, this.historyFrom);
+    this.history = this.history.slice(drop);
+  }
+
+  /** Resolves true once the cache has applied every change up to `rv`; false after `timeoutMs`. */
+  waitFor(rv: number, timeoutMs: number): Promise<boolean> {
+    if (rv <= this.rv) return Promise.resolve(true);
+    this.kick();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      const waiter = {
+        rv,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Current objects of a resource (in one namespace when given), in key order, at `this.rv`. */
+  list(resource: string, namespace?: string): KubeObject[] {
+    const bucket = this.objects.get(resource);
+    if (!bucket) return [];
+    const items: KubeObject[] = [];
+    for (const [key, obj] of bucket) {
+      if (namespace === undefined || key.startsWith(`${namespace}/`)) items.push(obj);
+    }
+    return items.sort((a, b) => compareKeys(a, b));
+  }
+
+  get(resource: string, namespace: string, name: string): KubeObject | undefined {
+    return this.objects.get(resource)?.get(objectKey(namespace, name));
+  }
+
+  /** The oldest revision a watch may start from; older ones are gone (410). */
+  get oldestRv(): number {
+    return this.historyFrom;
+  }
+
+  /** The oldest revision a list may be read at exactly; older ones are gone (410). */
+  get oldestExactRv(): number {
+    return this.exactFrom;
+  }
+
+  /** History after `rv` (rv ≥ oldestRv), oldest first. */
+  eventsAfter(rv: number): CachedEvent[] {
+    let lo = 0;
+    let hi = this.history.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.history[mid].rv <= rv) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.history.slice(lo);
+  }
+
+  /** The objects of a resource as they were at revision `rv` (oldestExactRv ≤ rv ≤ this.rv): current state,
+   * with the later changes undone. */
+  listAt(resource: string, namespace: string | undefined, rv: number): KubeObject[] {
+    const state = new Map<string, KubeObject>();
+    for (const obj of this.list(resource, namespace))
+      state.set(objectKey(obj.metadata.namespace ?? '', obj.metadata.name!), obj);
+    const later = this.eventsAfter(rv);
+    for (let i = later.length - 1; i >= 0; i--) {
+      const e = later[i];
+      if (e.resource !== resource || (namespace !== undefined && e.namespace !== namespace)) continue;
+      const key = objectKey(e.namespace, e.name);
+      if (e.prev) state.set(key, e.prev);
+      else state.delete(key);
+    }
+    return [...state.values()].sort((a, b) => compareKeys(a, b));
+  }
+
+  addListener(listener: CacheListener): void {
+    this.listeners.add(listener);
+  }
+
+  removeListener(listener: CacheListener): void {
+    this.listeners.delete(listener);
+  }
+
+  private bucket(resource: string): Map<string, KubeObject> {
+    let bucket = this.objects.get(resource);
+    if (!bucket) {
+      bucket = new Map();
+      this.objects.set(resource, bucket);
+    }
+    return bucket;
+  }
+}
+
+function compareKeys(a: KubeObject, b: KubeObject): number {
+  const na = a.metadata.namespace ?? '';
+  const nb = b.metadata.namespace ?? '';
+  if (na !== nb) return na < nb ? -1 : 1;
+  const ma = a.metadata.name ?? '';
+  const mb = b.metadata.name ?? '';
+  return ma < mb ? -1 : ma > mb ? 1 : 0;
+}

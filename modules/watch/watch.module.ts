@@ -1,0 +1,62 @@
+import {
+  Inject,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { STORE } from '../storage/storage.module.js';
+import type { Store } from '../storage/store.js';
+import { WatchCache } from './watch-cache.js';
+
+class WatchCacheLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(@Inject(WatchCache) private readonly cache: WatchCache) {}
+  async onApplicationBootstrap(): Promise<void> {
+    await this.cache.start();
+  }
+  async onApplicationShutdown(): Promise<void> {
+    await this.cache.stop();
+  }
+}
+
+/** Keeps the change log pruned to the history window; any replica may do it, repeats are harmless. */
+class HistoryPruner implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  constructor(
+    @Inject(STORE) private readonly store: Store,
+    @Inject('HISTORY_RETENTION_MS') private readonly retentionMs: number,
+  ) {}
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(
+      () => void this.store.pruneChanges(this.retentionMs).catch(() => undefined),
+      30_000,
+    );
+    this.timer.unref();
+  }
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+}
+
+@Module({})
+export class WatchModule {
+  static forRoot(retentionMs: number): DynamicModule {
+    const logger = new Logger('watch');
+    return {
+      module: WatchModule,
+      global: true,
+      providers: [
+        { provide: 'HISTORY_RETENTION_MS', useValue: retentionMs },
+        {
+          provide: WatchCache,
+          useFactory: (store: Store) => new WatchCache(store, { retentionMs, log: (m) => logger.warn(m) }),
+          inject: [STORE],
+        },
+        WatchCacheLifecycle,
+        HistoryPruner,
+      ],
+      exports: [WatchCache],
+    };
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * One watch connection: replays history from its start revision, then follows the cache live; filters by
+ * resource, namespace and selectors (an object that stops matching is sent as DELETED, one that starts
+ * matching as ADDED, as kube does); sends bookmarks when asked; is closed when it falls too far behind.
+ */
+import type { ServerResponse } from 'node:http';
+import type { KubeObject } from '../api/object.js';
+import type { Status } from '../api/status.js';
+import { eventLine, type CachedEvent, type EventType } from './events.js';
+import type { CacheListener, WatchCache } from './watch-cache.js';
+
+export interface WatchOptions {
+  resource: string;
+  /** undefined watches every namespace */
+  namespace?: string;
+  matches(obj: KubeObject): boolean;
+  /** start after this revision (events after it), with `initial` objects sent first as ADDED */
+  startRv: number;
+  initial: KubeObject[];
+  timeoutMs: number;
+  bookmarks: boolean;
+  /** send the `k8s.io/initial-events-end` bookmark after the initial objects (sendInitialEvents) */
+  initialEventsEnd: boolean;
+  /** apiVersion and kind for bookmark objects */
+  apiVersion: string;
+  kind: string;
+}
+
+/** a watcher whose socket holds more unsent bytes than this is too slow: it is closed and relists */
+const MAX_BUFFERED = 16 * 1024 * 1024;
+const BOOKMARK_MS = 60_000;
+
+export class Watcher implements CacheListener {
+  private lastRv: number;
+  private closed = false;
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly cache: WatchCache,
+    private readonly options: WatchOptions,
+    private readonly res: ServerResponse,
+  ) {
+    this.lastRv = options.startRv;
+  }
+
+  /** Sends the headers and, when `follow`, the initial objects, the history, then live events. */
+  start(follow: boolean): void {
+    const o = this.options;
+    this.res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
+    this.res.flushHeaders();
+    this.res.on('close', () => this.close());
+    if (!follow) return;
+    for (const obj of o.initial) this.write(eventLine('ADDED', obj));
+    if (o.initialEventsEnd) this.bookmark(true);
+    // history first, then live; both run synchronously here, so nothing slips in between
+    for (const event of this.cache.eventsAfter(this.lastRv)) this.onEvent(event);
+    this.cache.addListener(this);
+    this.timers.push(setTimeout(() => this.close(), o.timeoutMs));
+    if (o.bookmarks) this.timers.push(setInterval(() => this.bookmark(false), BOOKMARK_MS));
+  }
+
+  onEvent(event: CachedEvent): void {
+    if (this.closed || event.rv <= this.lastRv) return;
+    this.lastRv = event.rv;
+    const o = this.options;
+    if (event.resource !== o.resource) return;
+    if (o.namespace !== undefined && event.namespace !== o.namespace) return;
+    const type = this.typeFor(event);
+    if (!type) return;
+    this.write(eventLine(type, event.object));
+  }
+
+  /** kube's rules for a filtered watch: compare whether the old and the new state match */
+  private typeFor(event: CachedEvent): EventType | undefined {
+    const now = event.type !== 'DELETED' && this.options.matches(event.object);
+    const before = event.prev !== undefined && this.options.matches(event.prev);
+    if (event.type === 'DELETED') return this.options.matches(event.object) ? 'DELETED' : undefined;
+    if (event.type === 'ADDED') return now ? 'ADDED' : undefined;
+    // no previous state known (history loaded at start): an update that matches is MODIFIED
+    if (event.prev === undefined) return now ? 'MODIFIED' : undefined;
+    if (now && before) return 'MODIFIED';
+    if (now) return 'ADDED';
+    if (before) return 'DELETED';
+    return undefined;
+  }
+
+  private bookmark(initialEnd: boolean): void {
+    // the initial-events bookmark marks the snapshot; a periodic one everything delivered so far
+    if (!initialEnd) this.lastRv = Math.max(this.lastRv, this.cache.rv);
+    const metadata: Record<string, unknown> = { resourceVersion: String(this.lastRv) };
+    if (initialEnd) metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
+    const object = { kind: this.options.kind, apiVersion: this.options.apiVersion, metadata };
+    this.write(`{"type":"BOOKMARK","object":${JSON.stringify(object)}}\n`);
+  }
+
+  /** An ERROR event carrying a Status (e.g. 410 Expired), then the end of the stream. */
+  fail(status: Status): void {
+    this.write(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
+    this.close();
+  }
+
+  private write(line: string): void {
+    if (this.closed) return;
+    this.res.write(line);
+    if (this.res.writableLength > MAX_BUFFERED) this.close();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.cache.removeListener(this);
+    for (const t of this.timers) clearTimeout(t);
+    this.res.end();
+  }
+}

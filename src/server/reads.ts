@@ -1,0 +1,126 @@
+/** get, list and watch: read by resourceVersion from PostgreSQL (most recent) or from the watch cache. */
+import type { KubeList, KubeObject } from '../../modules/api/object.js';
+import { ApiError } from '../../modules/api/status.js';
+import { groupVersion, type ResourceDefinition } from '../../modules/registry/definition.js';
+import type { GenericStore } from '../../modules/registry/generic-store.js';
+import { storageKey } from '../../modules/registry/registry.js';
+import { parseSelection, type Selection } from '../../modules/registry/selection.js';
+import type { Store } from '../../modules/storage/store.js';
+import {
+  awaitRevision,
+  getSemantics,
+  listSemantics,
+  tooOld,
+  watchStart,
+  Watcher,
+  type WatchCache,
+} from '../../modules/watch/index.js';
+import { send } from './respond.js';
+import type { ResourceRequest } from './resources.js';
+
+const DEFAULT_WATCH_TIMEOUT_S = 1800;
+
+export class ReadHandlers {
+  constructor(
+    private readonly generic: GenericStore,
+    private readonly store: Store,
+    private readonly cache: WatchCache,
+  ) {}
+
+  async get(r: ResourceRequest): Promise<unknown> {
+    const { def, info } = r;
+    const semantics = getSemantics(r.query.resourceVersion);
+    if (semantics.kind === 'mostRecent')
+      return send(r.reply, 200, await this.generic.get(def, info.namespace, info.name), r.out);
+    if (semantics.kind === 'notOlderThan') await awaitRevision(this.cache, semantics.rv);
+    const namespace = def.scope === 'Namespaced' ? info.namespace : '';
+    const found = this.cache.get(storageKey(def), namespace, info.name);
+    if (!found) throw ApiError.notFound(this.generic.gr(def), info.name);
+    return send(r.reply, 200, found, r.out);
+  }
+
+  async list(r: ResourceRequest): Promise<unknown> {
+    const { def, info } = r;
+    const selection = this.selection(r);
+    const semantics = listSemantics(r.query);
+    if (semantics.kind === 'mostRecent') {
+      return send(r.reply, 200, await this.generic.list(def, info.namespace, selection, info.version), r.out);
+    }
+    if (semantics.kind === 'continue')
+      throw ApiError.badRequest('continue key is not valid: unknown continue token');
+    let rv = this.cache.rv;
+    let items: KubeObject[];
+    if (semantics.kind === 'exact') {
+      await awaitRevision(this.cache, semantics.rv);
+      if (semantics.rv < this.cache.oldestExactRv) throw tooOld(semantics.rv, this.cache.oldestExactRv);
+      rv = semantics.rv;
+      items = this.cache.listAt(storageKey(def), this.namespaceOf(r), rv);
+    } else {
+      if (semantics.kind === 'notOlderThan') await awaitRevision(this.cache, semantics.rv);
+      rv = this.cache.rv;
+      items = this.cache.list(storageKey(def), this.namespaceOf(r));
+    }
+    const list: KubeList = {
+      apiVersion: groupVersion(def.group, info.version),
+      kind: def.listKind,
+      metadata: { resourceVersion: String(rv) },
+      items: items.filter(selection.matches),
+    };
+    return send(r.reply, 200, list, r.out);
+  }
+
+  async watch(r: ResourceRequest): Promise<unknown> {
+    const { def, info } = r;
+    const selection = this.selection(r);
+    const start = watchStart(r.query);
+    const name = info.name;
+    const matches = name
+      ? (o: KubeObject) => o.metadata.name === name && selection.matches(o)
+      : selection.matches;
+    if (start.kind === 'mostRecent') await awaitRevision(this.cache, await this.store.currentRv());
+    else if (start.kind === 'any' && start.rv > 0) await awaitRevision(this.cache, start.rv);
+    const timeoutS = r.query.timeoutSeconds ? Number(r.query.timeoutSeconds) : DEFAULT_WATCH_TIMEOUT_S;
+    if (!Number.isFinite(timeoutS) || timeoutS < 0)
+      throw ApiError.badRequest(`invalid timeoutSeconds: ${r.query.timeoutSeconds}`);
+    // from here on synchronous until the watcher is registered: the snapshot and its revision agree
+    const initial =
+      start.kind === 'exact' ? [] : this.cache.list(storageKey(def), this.namespaceOf(r)).filter(matches);
+    const startRv = start.kind === 'exact' ? (start.rv ?? this.cache.rv) : this.cache.rv;
+    r.reply.hijack();
+    const watcher = new Watcher(
+      this.cache,
+      {
+        resource: storageKey(def),
+        namespace: this.namespaceOf(r),
+        matches,
+        startRv,
+        initial,
+        timeoutMs: (timeoutS || DEFAULT_WATCH_TIMEOUT_S) * 1000,
+        bookmarks: r.query.allowWatchBookmarks === 'true' || r.query.allowWatchBookmarks === '1',
+        initialEventsEnd: start.kind !== 'exact' && start.initialEventsEnd,
+        apiVersion: groupVersion(def.group, info.version),
+        kind: def.kind,
+      },
+      r.reply.raw,
+    );
+    if (startRv < this.cache.oldestRv) {
+      watcher.start(false);
+      watcher.fail(tooOld(startRv, this.cache.oldestRv).toStatus());
+      return undefined;
+    }
+    watcher.start(true);
+    return undefined;
+  }
+
+  private selection(r: ResourceRequest): Selection {
+    return parseSelection(r.def, r.query.labelSelector, r.query.fieldSelector);
+  }
+
+  private namespaceOf(r: ResourceRequest): string | undefined {
+    return r.def.scope === 'Namespaced' && r.info.namespace
+      ? r.info.namespace
+      : r.def.scope === 'Cluster'
+        ? ''
+        : undefined;
+  }
+}
