@@ -1,7 +1,7 @@
 /** get, list and watch: read by resourceVersion from PostgreSQL (most recent) or from the watch cache. */
 import type { KubeList, KubeObject } from '../../modules/api/object.js';
 import { ApiError } from '../../modules/api/status.js';
-import { groupVersion, type ResourceDefinition } from '../../modules/registry/definition.js';
+import { groupVersion } from '../../modules/registry/definition.js';
 import type { GenericStore } from '../../modules/registry/generic-store.js';
 import { storageKey } from '../../modules/registry/registry.js';
 import { parseSelection, type Selection } from '../../modules/registry/selection.js';

@@ -5,7 +5,7 @@ import type { RequestInfo } from '../../modules/api/request-info.js';
 import { ApiError } from '../../modules/api/status.js';
 import { decodeBody, negotiateInput } from '../../modules/codec/index.js';
 import { decodeDeleteOptions } from '../../modules/codec/protobuf/index.js';
-import { groupVersion, type ResourceDefinition } from '../../modules/registry/definition.js';
+import type { ResourceDefinition } from '../../modules/registry/definition.js';
 import type { DeleteOptions, GenericStore } from '../../modules/registry/generic-store.js';
 import { parseSelection } from '../../modules/registry/selection.js';
 import { decodeRequestObject, parseFieldValidation } from './decode.js';
