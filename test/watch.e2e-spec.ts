@@ -1,0 +1,182 @@
+/** Watch and reads by resourceVersion against the real server (watch cache on PostgreSQL). */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { testDatabase, type TestDatabase } from './support/database.js';
+import { startServer, type TestServer } from './support/server.js';
+import { openWatch } from './support/watch-client.js';
+
+const base = '/api/v1/namespaces/default/configmaps';
+const cm = (
+  name: string,
+  labels: Record<string, string> = {},
+  data: Record<string, string> = { a: '1' },
+) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, labels },
+  data,
+});
+
+describe('watch', () => {
+  let db: TestDatabase;
+  let s: TestServer;
+
+  before(async () => {
+    db = await testDatabase();
+    s = await startServer({ databaseUrl: db.url, args: ['--history-retention=3s'] });
+  });
+
+  after(async () => {
+    await s?.stop();
+    await db?.drop();
+  });
+
+  const listRv = async () => (await s.request('GET', base)).json.metadata.resourceVersion as string;
+
+  it('streams ADDED, MODIFIED, DELETED after a resourceVersion, in order', async () => {
+    const rv = await listRv();
+    const w = await openWatch(s, `${base}?watch=1&resourceVersion=${rv}`);
+    assert.equal(w.status, 200);
+    const created = (await s.request('POST', base, { body: cm('w1') })).json;
+    await s.request('PUT', `${base}/w1`, { body: { ...created, data: { a: '2' } } });
+    await s.request('DELETE', `${base}/w1`);
+    const events = [await w.next(), await w.next(), await w.next()];
+    w.close();
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['ADDED', 'MODIFIED', 'DELETED'],
+    );
+    assert.equal(events[1].object.data.a, '2');
+    const rvs = events.map((e) => Number(e.object.metadata.resourceVersion));
+    assert.ok(rvs[0] > Number(rv) && rvs[0] < rvs[1] && rvs[1] < rvs[2], `increasing: ${rvs}`);
+  });
+
+  it('without a resourceVersion sends the current objects first', async () => {
+    await s.request('POST', base, { body: cm('initial-1') });
+    const w = await openWatch(s, `${base}?watch=1&fieldSelector=metadata.name%3Dinitial-1`);
+    const first = await w.next();
+    w.close();
+    assert.equal(first.type, 'ADDED');
+    assert.equal(first.object.metadata.name, 'initial-1');
+  });
+
+  it('an object leaving a label selector is DELETED, one entering it is ADDED', async () => {
+    const rv = await listRv();
+    const w = await openWatch(s, `${base}?watch=1&resourceVersion=${rv}&labelSelector=tier%3Dweb`);
+    const created = (await s.request('POST', base, { body: cm('sel', { tier: 'web' }) })).json;
+    const moved = (
+      await s.request('PUT', `${base}/sel`, {
+        body: { ...created, metadata: { ...created.metadata, labels: { tier: 'db' } } },
+      })
+    ).json;
+    await s.request('PUT', `${base}/sel`, {
+      body: { ...moved, metadata: { ...moved.metadata, labels: { tier: 'web' } } },
+    });
+    const types = [(await w.next()).type, (await w.next()).type, (await w.next()).type];
+    w.close();
+    assert.deepEqual(types, ['ADDED', 'DELETED', 'ADDED']);
+  });
+
+  it('sendInitialEvents ends the initial state with an annotated bookmark; bad combinations are 400', async () => {
+    await s.request('POST', base, { body: cm('sie') });
+    const w = await openWatch(
+      s,
+      `${base}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&fieldSelector=metadata.name%3Dsie`,
+    );
+    const added = await w.next();
+    const bookmark = await w.next();
+    w.close();
+    assert.equal(added.type, 'ADDED');
+    assert.equal(bookmark.type, 'BOOKMARK');
+    assert.equal(bookmark.object.metadata.annotations['k8s.io/initial-events-end'], 'true');
+    assert.equal(bookmark.object.kind, 'ConfigMap');
+    const bad = await s.request('GET', `${base}?watch=1&sendInitialEvents=true&allowWatchBookmarks=true`);
+    assert.equal(bad.status, 400);
+    const bad2 = await s.request(
+      'GET',
+      `${base}?watch=1&resourceVersionMatch=NotOlderThan&resourceVersion=1`,
+    );
+    assert.equal(bad2.status, 400);
+  });
+
+  it('timeoutSeconds ends the stream', async () => {
+    const w = await openWatch(s, `${base}?watch=1&timeoutSeconds=1&resourceVersion=${await listRv()}`);
+    const started = Date.now();
+    await w.ended;
+    assert.ok(Date.now() - started < 3000);
+  });
+
+  it('a resourceVersion older than the history window gets an ERROR event with 410 Expired', async () => {
+    const old = await listRv();
+    await s.request('POST', base, { body: cm('aging') });
+    await new Promise((r) => setTimeout(r, 5000));
+    await s.request('POST', base, { body: cm('aging-2') });
+    const w = await openWatch(s, `${base}?watch=1&resourceVersion=${old}`);
+    const e = await w.next();
+    await w.ended;
+    assert.equal(e.type, 'ERROR');
+    assert.equal(e.object.kind, 'Status');
+    assert.equal(e.object.code, 410);
+    assert.equal(e.object.reason, 'Expired');
+    const exact = await s.request('GET', `${base}?resourceVersion=${old}&resourceVersionMatch=Exact`);
+    assert.equal(exact.status, 410);
+  });
+});
+
+describe('reads by resourceVersion', () => {
+  let db: TestDatabase;
+  let s: TestServer;
+
+  before(async () => {
+    db = await testDatabase();
+    s = await startServer({ databaseUrl: db.url });
+  });
+
+  after(async () => {
+    await s?.stop();
+    await db?.drop();
+  });
+
+  it('get and list with "0" (any), not-older-than and exact', async () => {
+    const created = (await s.request('POST', base, { body: cm('r1', {}, { v: 'one' }) })).json;
+    const v1 = created.metadata.resourceVersion;
+    const updated = (await s.request('PUT', `${base}/r1`, { body: { ...created, data: { v: 'two' } } })).json;
+    const v2 = updated.metadata.resourceVersion;
+    const any = await s.request('GET', `${base}/r1?resourceVersion=0`);
+    assert.equal(any.status, 200);
+    const notOlder = await s.request('GET', `${base}/r1?resourceVersion=${v2}`);
+    assert.equal(notOlder.json.data.v, 'two');
+    const exact = await s.request('GET', `${base}?resourceVersion=${v1}&resourceVersionMatch=Exact`);
+    assert.equal(exact.status, 200);
+    assert.equal(exact.json.metadata.resourceVersion, v1);
+    assert.equal(exact.json.items.find((i: any) => i.metadata.name === 'r1').data.v, 'one');
+    const limited = await s.request('GET', `${base}?resourceVersion=${v1}&limit=10`);
+    assert.equal(limited.json.metadata.resourceVersion, v1, 'limit with a resourceVersion reads exactly');
+    const newer = await s.request('GET', `${base}?resourceVersion=${v2}&resourceVersionMatch=NotOlderThan`);
+    assert.ok(Number(newer.json.metadata.resourceVersion) >= Number(v2));
+  });
+
+  it('invalid combinations are 400', async () => {
+    for (const q of [
+      'resourceVersionMatch=Exact',
+      'resourceVersion=0&resourceVersionMatch=Exact',
+      'resourceVersionMatch=NotOlderThan',
+      'resourceVersion=5&limit=1&continue=abc',
+      'resourceVersion=abc',
+      'resourceVersion=5&resourceVersionMatch=Sometimes',
+    ]) {
+      const r = await s.request('GET', `${base}?${q}`);
+      assert.equal(r.status, 400, q);
+      assert.equal(r.json.kind, 'Status', q);
+    }
+  });
+
+  it('a resourceVersion newer than anything known waits, then answers 504 with Retry-After', async () => {
+    const started = Date.now();
+    const r = await s.request('GET', `${base}?resourceVersion=99999999`);
+    assert.equal(r.status, 504);
+    assert.equal(r.headers['retry-after'], '1');
+    assert.match(r.json.message, /Too large resource version/);
+    assert.ok(Date.now() - started >= 2500);
+  });
+});
