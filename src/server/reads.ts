@@ -8,6 +8,9 @@ import { parseSelection, type Selection } from '../../modules/registry/selection
 import type { Store } from '../../modules/storage/store.js';
 import {
   awaitRevision,
+  continueExpired,
+  decodeContinue,
+  encodeContinue,
   getSemantics,
   listSemantics,
   tooOld,
@@ -19,6 +22,12 @@ import { send } from './respond.js';
 import type { ResourceRequest } from './resources.js';
 
 const DEFAULT_WATCH_TIMEOUT_S = 1800;
+
+/** the order lists are served in (namespace, then name: \u0000 sorts below any name character), and what
+ * continue tokens point at */
+function keyOf(obj: KubeObject): string {
+  return `${obj.metadata.namespace ?? ''}\u0000${obj.metadata.name ?? ''}`;
+}
 
 export class ReadHandlers {
   constructor(
@@ -43,29 +52,52 @@ export class ReadHandlers {
     const { def, info } = r;
     const selection = this.selection(r);
     const semantics = listSemantics(r.query);
-    if (semantics.kind === 'mostRecent') {
+    const limit = r.query.limit ? Number(r.query.limit) : 0;
+    if (!Number.isInteger(limit) || limit < 0) throw ApiError.badRequest(`invalid limit: ${r.query.limit}`);
+    if (semantics.kind === 'mostRecent' && !limit) {
       return send(r.reply, 200, await this.generic.list(def, info.namespace, selection, info.version), r.out);
     }
-    if (semantics.kind === 'continue')
-      throw ApiError.badRequest('continue key is not valid: unknown continue token');
-    let rv = this.cache.rv;
-    let items: KubeObject[];
-    if (semantics.kind === 'exact') {
+    let rv: number;
+    let after = '';
+    if (semantics.kind === 'continue') {
+      const token = decodeContinue(semantics.token);
+      if (token.rv < this.cache.oldestExactRv) throw continueExpired();
+      rv = token.rv;
+      after = token.start;
+    } else if (semantics.kind === 'exact') {
       await awaitRevision(this.cache, semantics.rv);
       if (semantics.rv < this.cache.oldestExactRv) throw tooOld(semantics.rv, this.cache.oldestExactRv);
       rv = semantics.rv;
-      items = this.cache.listAt(storageKey(def), this.namespaceOf(r), rv);
     } else {
+      // most recent (consistent: the cache catches up with the newest commit first), not older than, any
+      if (semantics.kind === 'mostRecent') await awaitRevision(this.cache, await this.store.currentRv());
       if (semantics.kind === 'notOlderThan') await awaitRevision(this.cache, semantics.rv);
       rv = this.cache.rv;
-      items = this.cache.list(storageKey(def), this.namespaceOf(r));
     }
+    const resource = storageKey(def);
+    const all =
+      rv === this.cache.rv
+        ? this.cache.list(resource, this.namespaceOf(r))
+        : this.cache.listAt(resource, this.namespaceOf(r), rv);
     const list: KubeList = {
       apiVersion: groupVersion(def.group, info.version),
       kind: def.listKind,
       metadata: { resourceVersion: String(rv) },
-      items: items.filter(selection.matches),
+      items: [],
     };
+    // "Any" ignores limit, as kube's watch cache does
+    const paged = limit > 0 && semantics.kind !== 'any';
+    let i = after ? all.findIndex((o) => keyOf(o) > after) : 0;
+    if (i < 0) i = all.length;
+    for (; i < all.length; i++) {
+      if (!selection.matches(all[i])) continue;
+      if (paged && list.items.length === limit) break;
+      list.items.push(all[i]);
+    }
+    if (paged && i < all.length) {
+      list.metadata.continue = encodeContinue({ rv, start: keyOf(list.items[list.items.length - 1]) });
+      if (!selection.filtered) list.metadata.remainingItemCount = all.length - i;
+    }
     return send(r.reply, 200, list, r.out);
   }
 
