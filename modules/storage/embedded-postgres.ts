@@ -14,6 +14,8 @@ export interface EmbeddedOptions {
   database: string;
   /** trade durability for speed (tests) */
   fsync?: boolean;
+  /** TCP port; default a free one */
+  port?: number;
   log?: (line: string) => void;
 }
 
@@ -47,7 +49,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<R
   const dir = path.resolve(options.dir);
   await mkdir(path.dirname(dir), { recursive: true });
   const secret = await password(`${dir}.password`);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const log = options.log ?? (() => undefined);
   const flags = [
     '-c',

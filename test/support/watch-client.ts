@@ -14,6 +14,8 @@ export interface WatchStream {
   next(timeoutMs?: number): Promise<WatchEvent>;
   /** resolves when the server ends the stream */
   ended: Promise<void>;
+  /** true once the server ended the stream */
+  finished(): boolean;
   close(): void;
 }
 
@@ -23,6 +25,7 @@ export function openWatch(s: TestServer, path: string): Promise<WatchStream> {
     let taken = 0;
     let wake: (() => void) | undefined;
     let endResolve!: () => void;
+    let finished = false;
     const ended = new Promise<void>((r) => (endResolve = r));
     const req = httpsRequest(
       new URL(path, s.url),
@@ -41,14 +44,23 @@ export function openWatch(s: TestServer, path: string): Promise<WatchStream> {
           wake?.();
         });
         res.on('end', () => {
+          finished = true;
           endResolve();
           wake?.();
         });
-        res.on('error', () => endResolve());
+        res.on('error', () => {
+          finished = true;
+          endResolve();
+        });
+        res.on('close', () => {
+          finished = true;
+          endResolve();
+        });
         resolve({
           status: res.statusCode ?? 0,
           events,
           ended,
+          finished: () => finished,
           async next(timeoutMs = 5000) {
             const deadline = Date.now() + timeoutMs;
             while (taken >= events.length) {
