@@ -7,6 +7,7 @@
 import type { KubeObject } from '../api/object.js';
 import type { Change, Store } from '../storage/store.js';
 import type { CachedEvent } from './events.js';
+import { objectKey, SortedIndex } from './sorted-index.js';
 
 export interface WatchCacheOptions {
   /** how long history is kept (kube's default: 5 minutes) */
@@ -23,8 +24,14 @@ export interface CacheListener {
 
 const PAGE = 1000;
 
-function objectKey(namespace: string, name: string): string {
-  return `${namespace}/${name}`;
+export interface Page {
+  items: KubeObject[];
+  /** keys remain after the last item served (a continue token is due) */
+  more: boolean;
+  /** how many objects (selected or not) come after the page */
+  remaining: number;
+  /** key of the last object examined: the next page starts after it */
+  last: string;
 }
 
 export class WatchCache {
@@ -34,7 +41,7 @@ export class WatchCache {
   private historyFrom = 0;
   /** history after this revision also knows each object's previous state (exact reads may start here) */
   private exactFrom = 0;
-  private readonly objects = new Map<string, Map<string, KubeObject>>();
+  private readonly objects = new Map<string, SortedIndex>();
   private history: CachedEvent[] = [];
   private readonly listeners = new Set<CacheListener>();
   private waiters: { rv: number; resolve: () => void }[] = [];
@@ -174,13 +181,7 @@ export class WatchCache {
 
   /** Current objects of a resource (in one namespace when given), in key order, at `this.rv`. */
   list(resource: string, namespace?: string): KubeObject[] {
-    const bucket = this.objects.get(resource);
-    if (!bucket) return [];
-    const items: KubeObject[] = [];
-    for (const [key, obj] of bucket) {
-      if (namespace === undefined || key.startsWith(`${namespace}/`)) items.push(obj);
-    }
-    return items.sort((a, b) => compareKeys(a, b));
+    return this.page(resource, namespace, this.rv, '', Infinity, () => true).items;
   }
 
   get(resource: string, namespace: string, name: string): KubeObject | undefined {
@@ -209,21 +210,57 @@ export class WatchCache {
     return this.history.slice(lo);
   }
 
-  /** The objects of a resource as they were at revision `rv` (oldestExactRv ≤ rv ≤ this.rv): current state,
-   * with the later changes undone. */
+  /** The objects of a resource as they were at revision `rv` (oldestExactRv ≤ rv ≤ this.rv). */
   listAt(resource: string, namespace: string | undefined, rv: number): KubeObject[] {
-    const state = new Map<string, KubeObject>();
-    for (const obj of this.list(resource, namespace))
-      state.set(objectKey(obj.metadata.namespace ?? '', obj.metadata.name!), obj);
-    const later = this.eventsAfter(rv);
-    for (let i = later.length - 1; i >= 0; i--) {
-      const e = later[i];
-      if (e.resource !== resource || (namespace !== undefined && e.namespace !== namespace)) continue;
-      const key = objectKey(e.namespace, e.name);
-      if (e.prev) state.set(key, e.prev);
-      else state.delete(key);
+    return this.page(resource, namespace, rv, '', Infinity, () => true).items;
+  }
+
+  /**
+   * Up to `limit` selected objects after key `after`, as they were at revision `rv`: the current objects in key
+   * order, merged with the state before each key's first change after `rv`. Costs O(log n + page + changes
+   * since rv), not O(n).
+   */
+  page(
+    resource: string,
+    namespace: string | undefined,
+    rv: number,
+    after: string,
+    limit: number,
+    matches: (o: KubeObject) => boolean,
+  ): Page {
+    const index = this.objects.get(resource) ?? new SortedIndex();
+    const [start, end] = index.range(namespace, after);
+    // key → state at rv (undefined: absent) for every key of this range changed after rv
+    const undo = new Map<string, KubeObject | undefined>();
+    if (rv < this.rv) {
+      for (const e of this.eventsAfter(rv)) {
+        if (e.resource !== resource || (namespace !== undefined && e.namespace !== namespace)) continue;
+        const key = objectKey(e.namespace, e.name);
+        if (key > after && !undo.has(key)) undo.set(key, e.prev);
+      }
     }
-    return [...state.values()].sort((a, b) => compareKeys(a, b));
+    const restored = [...undo.keys()].filter((k) => undo.get(k) && !index.get(k)).sort();
+    const items: KubeObject[] = [];
+    let i = start;
+    let r = 0;
+    let last = after;
+    while (i < end || r < restored.length) {
+      const fromIndex = r >= restored.length || (i < end && index.keyAt(i) < restored[r]);
+      const key = fromIndex ? index.keyAt(i) : restored[r];
+      const obj = undo.has(key) ? undo.get(key) : index.at(i);
+      if (obj && matches(obj)) {
+        if (items.length >= limit) break;
+        items.push(obj);
+      }
+      last = key;
+      if (fromIndex) i++;
+      else r++;
+    }
+    // objects after the page at rv: the index's rest, less those absent at rv, plus those restored
+    let remaining = end - i + (restored.length - r);
+    const next = i < end ? index.keyAt(i) : undefined;
+    for (const [k, state] of undo) if (!state && next !== undefined && k >= next && index.get(k)) remaining--;
+    return { items, more: i < end || r < restored.length, remaining, last };
   }
 
   addListener(listener: CacheListener): void {
@@ -234,21 +271,12 @@ export class WatchCache {
     this.listeners.delete(listener);
   }
 
-  private bucket(resource: string): Map<string, KubeObject> {
+  private bucket(resource: string): SortedIndex {
     let bucket = this.objects.get(resource);
     if (!bucket) {
-      bucket = new Map();
+      bucket = new SortedIndex();
       this.objects.set(resource, bucket);
     }
     return bucket;
   }
-}
-
-function compareKeys(a: KubeObject, b: KubeObject): number {
-  const na = a.metadata.namespace ?? '';
-  const nb = b.metadata.namespace ?? '';
-  if (na !== nb) return na < nb ? -1 : 1;
-  const ma = a.metadata.name ?? '';
-  const mb = b.metadata.name ?? '';
-  return ma < mb ? -1 : ma > mb ? 1 : 0;
 }

@@ -23,12 +23,6 @@ import type { ResourceRequest } from './resources.js';
 
 const DEFAULT_WATCH_TIMEOUT_S = 1800;
 
-/** the order lists are served in (namespace, then name: \u0000 sorts below any name character), and what
- * continue tokens point at */
-function keyOf(obj: KubeObject): string {
-  return `${obj.metadata.namespace ?? ''}\u0000${obj.metadata.name ?? ''}`;
-}
-
 export class ReadHandlers {
   constructor(
     private readonly generic: GenericStore,
@@ -74,29 +68,25 @@ export class ReadHandlers {
       if (semantics.kind === 'notOlderThan') await awaitRevision(this.cache, semantics.rv);
       rv = this.cache.rv;
     }
-    const resource = storageKey(def);
-    const all =
-      rv === this.cache.rv
-        ? this.cache.list(resource, this.namespaceOf(r))
-        : this.cache.listAt(resource, this.namespaceOf(r), rv);
+    // "Any" ignores limit, as kube's watch cache does
+    const paged = limit > 0 && semantics.kind !== 'any';
+    const page = this.cache.page(
+      storageKey(def),
+      this.namespaceOf(r),
+      rv,
+      after,
+      paged ? limit : Infinity,
+      selection.matches,
+    );
     const list: KubeList = {
       apiVersion: groupVersion(def.group, info.version),
       kind: def.listKind,
       metadata: { resourceVersion: String(rv) },
-      items: [],
+      items: page.items,
     };
-    // "Any" ignores limit, as kube's watch cache does
-    const paged = limit > 0 && semantics.kind !== 'any';
-    let i = after ? all.findIndex((o) => keyOf(o) > after) : 0;
-    if (i < 0) i = all.length;
-    for (; i < all.length; i++) {
-      if (!selection.matches(all[i])) continue;
-      if (paged && list.items.length === limit) break;
-      list.items.push(all[i]);
-    }
-    if (paged && i < all.length) {
-      list.metadata.continue = encodeContinue({ rv, start: keyOf(list.items[list.items.length - 1]) });
-      if (!selection.filtered) list.metadata.remainingItemCount = all.length - i;
+    if (paged && page.more) {
+      list.metadata.continue = encodeContinue({ rv, start: page.last });
+      if (!selection.filtered) list.metadata.remainingItemCount = page.remaining;
     }
     return send(r.reply, 200, list, r.out);
   }
