@@ -26,6 +26,7 @@ export interface RequestOptions {
 
 export interface TestServer {
   url: string;
+  pid: number;
   dataDir: string;
   kubeconfig: string;
   ca: string;
@@ -107,6 +108,7 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
 
   return {
     url,
+    pid: child.pid!,
     dataDir,
     kubeconfig,
     ca,
