@@ -1,0 +1,205 @@
+/**
+ * bench/watch: write → delivery latency of watch events with 1,000 concurrent watchers on the replica that
+ * takes the writes and 1,000 on another replica (two servers on one PostgreSQL), and events/s delivered.
+ * Latency is measured from the moment the client sends the create (the commit happens inside that request)
+ * to the moment a watcher reads the event: an upper bound of commit → delivery.
+ *
+ *   npm run build && node dist/bench/watch.js [--watchers=1000] [--events=300] [--rate=100]
+ */
+import { chmod, mkdtemp } from 'node:fs/promises';
+import { Agent, request } from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { startEmbeddedPostgres } from '../modules/storage/index.js';
+import { startServer, type TestServer } from '../test/support/server.js';
+
+const arg = (name: string, fallback: string) =>
+  process.argv
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.split('=')
+    .slice(1)
+    .join('=') ?? fallback;
+const WATCHERS = Number(arg('watchers', '1000'));
+const EVENTS = Number(arg('events', '300'));
+const RATE = Number(arg('rate', '100'));
+const THREADS = Number(arg('threads', '4'));
+const base = '/api/v1/namespaces/default/configmaps';
+const now = () => performance.timeOrigin + performance.now();
+
+interface Sink {
+  latencies: number[];
+  delivered: number;
+}
+
+function watch(s: TestServer, agent: Agent, rv: string, sink: Sink): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      new URL(`${base}?watch=1&resourceVersion=${rv}`, s.url),
+      { agent, headers: { authorization: `Bearer ${s.token}` } },
+      (res) => {
+        let buffer = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          const at = now();
+          buffer += chunk;
+          let nl;
+          while ((nl = buffer.indexOf('\n')) >= 0) {
+            const line = buffer.slice(0, nl);
+            buffer = buffer.slice(nl + 1);
+            const m = /"t":"([\d.]+)"/.exec(line);
+            if (m) {
+              sink.latencies.push(at - Number(m[1]));
+              sink.delivered++;
+            }
+          }
+        });
+        res.on('error', () => undefined);
+        resolve(() => req.destroy());
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function post(s: TestServer, agent: Agent, body: unknown): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const req = request(
+      new URL(base, s.url),
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${s.token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+interface WorkerJob {
+  servers: { url: string; token: string; ca: string; watchers: number }[];
+  rv: string;
+  expected: number;
+}
+
+/** A share of the watchers in a worker thread: reading 2,000 TLS streams is more than one event loop can
+ * do without adding its own queueing to the latencies it measures. */
+async function watchWorker(job: WorkerJob): Promise<Sink[]> {
+  const sinks: Sink[] = [];
+  const closers: (() => void)[] = [];
+  for (const server of job.servers) {
+    const agent = new Agent({ keepAlive: true, maxSockets: Infinity, ca: server.ca });
+    const sink: Sink = { latencies: [], delivered: 0 };
+    sinks.push(sink);
+    const s = { url: server.url, token: server.token } as TestServer;
+    for (let i = 0; i < server.watchers; i++) closers.push(await watch(s, agent, job.rv, sink));
+  }
+  parentPort!.postMessage({ ready: true });
+  const deadline = Date.now() + 120_000;
+  while (
+    sinks.some((k, i) => k.delivered < job.expected * job.servers[i].watchers) &&
+    Date.now() < deadline
+  ) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  for (const close of closers) close();
+  return sinks;
+}
+
+const pct = (xs: number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+async function main() {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pgkube-bench-watch-'));
+  await chmod(dir, 0o755);
+  const pg = await startEmbeddedPostgres({ dir: path.join(dir, 'pg'), database: 'bench' });
+  const a = await startServer({ databaseUrl: pg.url });
+  const b = await startServer({ databaseUrl: pg.url });
+  const writer = new Agent({ keepAlive: true, maxSockets: 1, ca: a.ca });
+  const rv = await new Promise<string>((resolve, reject) => {
+    request(
+      new URL(base, a.url),
+      { agent: writer, headers: { authorization: `Bearer ${a.token}` } },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve(JSON.parse(text).metadata.resourceVersion));
+      },
+    )
+      .on('error', reject)
+      .end();
+  });
+  const t0 = Date.now();
+  const per = Math.ceil(WATCHERS / THREADS);
+  const workers = Array.from({ length: THREADS }, (_, w) => {
+    const share = Math.min(per, WATCHERS - w * per);
+    const job: WorkerJob = {
+      rv,
+      expected: EVENTS,
+      servers: [a, b].map((s) => ({ url: s.url, token: s.token, ca: s.ca, watchers: share })),
+    };
+    return new Worker(new URL(import.meta.url), { workerData: job });
+  });
+  const done = workers.map(
+    (worker) =>
+      new Promise<Sink[]>((resolve, reject) => {
+        worker.on('message', (m) => m.sinks && resolve(m.sinks));
+        worker.on('error', reject);
+      }),
+  );
+  await Promise.all(workers.map((worker) => new Promise((r) => worker.once('message', r))));
+  console.log(
+    `${2 * WATCHERS} watchers connected in ${((Date.now() - t0) / 1000).toFixed(1)} s (${THREADS} client threads)`,
+  );
+  const started = now();
+  for (let i = 0; i < EVENTS; i++) {
+    const due = started + (i * 1000) / RATE;
+    const wait = due - now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const status = await post(a, writer, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `w-${i}` },
+      data: { t: String(now()) },
+    });
+    if (status !== 201) throw new Error(`create answered ${status}`);
+  }
+  const expected = EVENTS * WATCHERS;
+  const results = await Promise.all(done);
+  const seconds = (now() - started) / 1000;
+  const merge = (i: number): Sink => ({
+    latencies: results.flatMap((r) => r[i].latencies),
+    delivered: results.reduce((n, r) => n + r[i].delivered, 0),
+  });
+  const same = merge(0);
+  const other = merge(1);
+  for (const agent of [writer]) agent.destroy();
+  await a.stop();
+  await b.stop();
+  await pg.stop();
+  const line = (label: string, sink: Sink) =>
+    console.log(
+      `${label}: ${sink.delivered}/${expected} events, p50 ${pct(sink.latencies, 50).toFixed(1)} ms, p99 ${pct(sink.latencies, 99).toFixed(1)} ms (target p99 < 50 ms)`,
+    );
+  line(`${WATCHERS} watchers on the writing replica`, same);
+  line(`${WATCHERS} watchers on another replica`, other);
+  console.log(
+    `events delivered: ${((same.delivered + other.delivered) / seconds).toFixed(0)}/s over ${seconds.toFixed(1)} s (${EVENTS} creates at ${RATE}/s)`,
+  );
+}
+
+if (isMainThread) await main();
+else parentPort!.postMessage({ sinks: await watchWorker(workerData as WorkerJob) });
