@@ -9,6 +9,7 @@ import type { ResourceDefinition } from '../../modules/registry/definition.js';
 import type { DeleteOptions, GenericStore } from '../../modules/registry/generic-store.js';
 import { parseSelection } from '../../modules/registry/selection.js';
 import { decodeRequestObject, parseFieldValidation } from './decode.js';
+import { patchObject } from './patch.js';
 import type { ReadHandlers } from './reads.js';
 import { send, type Output } from './respond.js';
 
@@ -67,6 +68,8 @@ export class ResourceHandlers {
         return this.create(r);
       case 'update':
         return this.update(r);
+      case 'patch':
+        return this.patch(r);
       case 'delete':
         return this.delete(r);
       case 'deletecollection': {
@@ -194,9 +197,18 @@ export class ResourceHandlers {
     if (!def.subresources?.includes(info.subresource)) throw ApiError.pathNotFound();
     if (info.verb === 'get')
       return send(r.reply, 200, await this.generic.get(def, info.namespace, info.name), r.out);
+    if (info.verb === 'patch' && info.subresource === 'status') return this.patch(r);
     if (info.verb !== 'update') {
       throw ApiError.methodNotAllowed('the server does not allow this method on the requested resource');
     }
     return this.update(r);
+  }
+
+  private async patch(r: ResourceRequest): Promise<unknown> {
+    const validation = parseFieldValidation(r.query.fieldValidation);
+    const options = { dryRun: dryRun(r.query), subresource: r.info.subresource || undefined };
+    const result = await patchObject(this.generic, r, options, validation);
+    withWarnings(r.reply, result.warnings);
+    return send(r.reply, 200, result.object, r.out);
   }
 }

@@ -1,0 +1,15 @@
+/**
+ * The errors kube's PATCH handler gives for patches it cannot apply. A JSON patch operation that fails (a
+ * failed `test`, a missing path, a bad index, an unknown op) and a few strategic merge failures become a
+ * generic 422 whose message drops the cause; the cause is kept on the error for logs and tests.
+ */
+import { ApiError } from '../api/status.js';
+
+export const rejectedMessage = 'the server rejected our request due to an error in our request';
+
+export class PatchRejectedError extends ApiError {
+  /** `detail`: why the patch failed, worded like the Go library kube uses (never sent to the client) */
+  constructor(readonly detail: string) {
+    super(422, 'Invalid', rejectedMessage, {});
+  }
+}
