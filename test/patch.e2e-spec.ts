@@ -94,4 +94,42 @@ describe('patches', () => {
     });
     assert.equal(missing.status, 404);
   });
+
+  it('field validation: --validate=strict fails on unknown fields, --validate=warn prints warnings', async () => {
+    const file = path.join(s.dataDir, 'unknown.yaml');
+    await writeFile(
+      file,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fv\n  bogus: 1\ndata:\n  a: "1"\nextra: true\n',
+    );
+    const strict = await run(['create', '-f', file, '--validate=strict'], { kubeconfig: s.kubeconfig });
+    assert.notEqual(strict.code, 0);
+    assert.match(
+      strict.stderr,
+      /strict decoding error: unknown field "extra", unknown field "metadata.bogus"/,
+    );
+    const warn = await run(['create', '-f', file, '--validate=warn'], { kubeconfig: s.kubeconfig });
+    assert.equal(warn.code, 0, warn.stderr);
+    assert.match(warn.stderr, /Warning: unknown field "extra"/);
+    assert.match(warn.stderr, /Warning: unknown field "metadata.bogus"/);
+    const stored = JSON.parse(await k(['get', 'cm', 'fv', '-o', 'json']));
+    assert.equal(stored.extra, undefined, 'unknown fields are dropped');
+  });
+
+  it('duplicate JSON fields: Strict is 400, Warn warns, Ignore is silent', async () => {
+    const raw =
+      '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dup","name":"dup"},"data":{"a":"1"}}';
+    const headers = { 'content-type': 'application/json' };
+    const base = '/api/v1/namespaces/default/configmaps';
+    const strict = await s.request('POST', `${base}?fieldValidation=Strict`, { raw, headers });
+    assert.equal(strict.status, 400);
+    assert.match(strict.json.message, /duplicate field "metadata.name"/);
+    const warn = await s.request('POST', `${base}?fieldValidation=Warn&dryRun=All`, { raw, headers });
+    assert.equal(warn.status, 201);
+    assert.match(String(warn.headers.warning), /duplicate field \\"metadata.name\\"/);
+    const ignore = await s.request('POST', `${base}?fieldValidation=Ignore&dryRun=All`, { raw, headers });
+    assert.equal(ignore.status, 201);
+    assert.equal(ignore.headers.warning, undefined);
+    const bad = await s.request('POST', `${base}?fieldValidation=Loud`, { raw, headers });
+    assert.equal(bad.status, 400);
+  });
 });
