@@ -38,7 +38,7 @@ describe('storage: resourceVersion order = commit order', () => {
       let last = start;
       for (;;) {
         const stillWriting = writing;
-        const batch = await reader.changes(last, 1000);
+        const { changes: batch } = await reader.changes(last, 1000);
         for (const change of batch) {
           assert.ok(change.rv > last, `rv ${change.rv} after ${last}`);
           last = change.rv;
@@ -90,7 +90,7 @@ describe('storage: resourceVersion order = commit order', () => {
       [...committed].sort((a, b) => a - b),
     );
     // nothing the reader missed turned up later with a lower revision
-    const all = await reader.changes(start, 100_000);
+    const { changes: all } = await reader.changes(start, 100_000);
     assert.deepEqual(
       all.map((c) => c.rv),
       seen.map((c) => c.rv),

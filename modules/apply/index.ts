@@ -21,3 +21,5 @@ export {
   type StrategicMergeSubject,
 } from './patch-type.js';
 export { PatchRejectedError, rejectedMessage } from './patch-errors.js';
+export * from './managed-fields/index.js';
+export * from './server-side/index.js';

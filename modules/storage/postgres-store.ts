@@ -9,7 +9,9 @@ import {
   NotFoundError,
   UnavailableError,
   type Change,
+  type ChangePage,
   type ChangeType,
+  type LocalCommit,
   type CreateOptions,
   type ListResult,
   type ObjectKey,
@@ -115,21 +117,30 @@ export class PostgresStore implements Store {
     return Number(rows[0].rv);
   }
 
-  async changes(afterRv: number, limit: number): Promise<Change[]> {
+  async changes(afterRv: number, limit: number): Promise<ChangePage> {
+    // one statement, one snapshot: every change up to the counter read here is visible in it
     const rows = await this.sql`
-      SELECT rv, resource, namespace, name, type, body FROM changes
-      WHERE rv > ${afterRv} ORDER BY rv LIMIT ${limit}`.catch(fail);
-    return rows.map((row) => {
+      SELECT r.rv AS cur, c.rv, c.resource, c.namespace, c.name, c.type, c.body FROM revision r
+      LEFT JOIN LATERAL (
+        SELECT rv, resource, namespace, name, type, body FROM changes
+        WHERE rv > ${afterRv} ORDER BY rv LIMIT ${limit}
+      ) c ON true
+      WHERE r.id = 1`.catch(fail);
+    const changes: Change[] = [];
+    for (const row of rows) {
+      if (row.rv === null) continue;
       const rv = Number(row.rv);
-      return {
+      changes.push({
         rv,
         resource: row.resource,
         namespace: row.namespace,
         name: row.name,
         type: changeTypes[row.type],
         object: withRv(row.body, rv).object,
-      };
-    });
+      });
+    }
+    const reach = changes.length < limit ? Number(rows[0].cur) : changes[changes.length - 1].rv;
+    return { changes, rv: Math.max(reach, afterRv) };
   }
 
   async snapshot(): Promise<Snapshot> {
@@ -161,9 +172,18 @@ export class PostgresStore implements Store {
     return rows.length;
   }
 
-  async subscribe(onChange: () => void): Promise<() => Promise<void>> {
-    const listening = await this.sql.listen(CHANGE_CHANNEL, () => onChange()).catch(fail);
-    return () => listening.unlisten();
+  async subscribe(onChange: (local?: LocalCommit) => void): Promise<() => Promise<void>> {
+    this.batcher.onCommit = onChange;
+    // our own batches were reported above, with their changes; other replicas' only as a hint
+    const listening = await this.sql
+      .listen(CHANGE_CHANNEL, (payload) => {
+        if (!payload.startsWith(`${this.batcher.replica} `)) onChange();
+      })
+      .catch(fail);
+    return async () => {
+      this.batcher.onCommit = undefined;
+      await listening.unlisten();
+    };
   }
 
   private write(op: Parameters<WriteBatcher['submit']>[0]): Promise<WriteOutcome> {

@@ -32,6 +32,20 @@ export interface Change extends ObjectKey {
   object: KubeObject;
 }
 
+export interface ChangePage {
+  changes: Change[];
+  /** every change up to this revision is in `changes` or before `afterRv` (revisions without a change were
+   * taken by writes that failed) */
+  rv: number;
+}
+
+/** A write batch this replica committed: all the changes in (base, rv]. */
+export interface LocalCommit {
+  base: number;
+  rv: number;
+  changes: Change[];
+}
+
 export interface CreateOptions {
   /** refuse the create unless this namespace exists and is not terminating (checked in the same transaction) */
   activeNamespace?: string;
@@ -54,16 +68,19 @@ export interface Store {
   delete(key: ObjectKey, expectedRv: number): Promise<Stored>;
   /** the newest committed revision */
   currentRv(): Promise<number>;
-  /** change-log entries after `afterRv`, oldest first */
-  changes(afterRv: number, limit: number): Promise<Change[]>;
+  /** change-log entries after `afterRv`, oldest first, and how far they reach */
+  changes(afterRv: number, limit: number): Promise<ChangePage>;
   /** every object of every resource, read at one snapshot (the watch cache's starting point) */
   snapshot(): Promise<Snapshot>;
   /** the revision just before the oldest change-log entry younger than `ageMs` (history kept from there on) */
   historyStart(ageMs: number): Promise<number>;
   /** drop change-log entries older than `ageMs`, keeping at least the newest one */
   pruneChanges(ageMs: number): Promise<number>;
-  /** calls `onChange` whenever some replica committed a write (a hint: read `changes` to learn what) */
-  subscribe(onChange: () => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `onChange` whenever a write commits: with the changes themselves for this replica's own writes, and
+   * without them (a hint: read `changes`) for another replica's.
+   */
+  subscribe(onChange: (local?: LocalCommit) => void): Promise<() => Promise<void>>;
 }
 
 export const NAMESPACES_RESOURCE = '/namespaces';

@@ -4,9 +4,10 @@
  * change-log rows, and reports per write whether it applied. One failing write never aborts its batch-mates:
  * preconditions are part of each row's WHERE clause, and a statement error re-runs the batch one write at a time.
  */
+import { randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
 import type { KubeObject } from '../api/object.js';
-import { NAMESPACES_RESOURCE, type ObjectKey } from './store.js';
+import { NAMESPACES_RESOURCE, type Change, type LocalCommit, type ObjectKey } from './store.js';
 
 export type WriteOp =
   | { op: 'c'; key: ObjectKey; uid: string; body: KubeObject; activeNamespace?: string }
@@ -14,6 +15,8 @@ export type WriteOp =
   | { op: 'd'; key: ObjectKey; expectedRv: number };
 
 export interface WriteOutcome {
+  /** the counter before the batch: the batch took revisions (base, base + batch size] */
+  base: number;
   /** the revision the write committed at, when it applied */
   rv?: number;
   /** stored revision of the key in the statement's snapshot (undefined: absent) */
@@ -34,7 +37,8 @@ interface Pending {
 
 const MAX_BATCH = 256;
 
-/** NOTIFY channel that wakes every replica's watch feed after a commit (a hint; the table is the truth). */
+/** NOTIFY channel that wakes every replica's watch feed after a commit (a hint; the table is the truth). The
+ * payload names the replica, so a replica can skip its own: it learned of those changes first-hand. */
 export const CHANGE_CHANNEL = 'pgkube_changes';
 
 const BATCH_SQL = `
@@ -73,7 +77,8 @@ log AS (
   INSERT INTO changes (rv, resource, namespace, name, type, body)
   SELECT rv, resource, namespace, name, type, body FROM done
 )
-SELECT o.i, d.rv AS rv, t.rv AS cur, CASE WHEN d.type = 3 THEN d.body END AS deleted,
+SELECT o.i, c.base, d.rv AS rv, t.rv AS cur, CASE WHEN d.type = 3 THEN d.body END AS deleted,
+  pg_notify('${CHANGE_CHANNEL}', $3 || ' ' || (c.base + $2::int)::text) AS notified,
   CASE WHEN o.ans IS NULL THEN NULL
        WHEN n.name IS NULL THEN 'missing'
        WHEN n.body->'metadata'->'deletionTimestamp' IS NOT NULL THEN 'terminating'
@@ -111,6 +116,10 @@ function toRow(op: WriteOp, i: number): Record<string, unknown> {
 
 export class WriteBatcher {
   private queue: Pending[] = [];
+  /** names this process in change notifications */
+  readonly replica = randomUUID();
+  /** told of every committed batch, with its changes (the watch cache of this replica) */
+  onCommit?: (commit: LocalCommit) => void;
   private busy = false;
   private scheduled = false;
 
@@ -139,7 +148,7 @@ export class WriteBatcher {
       (outcomes) => {
         this.busy = false;
         this.pump();
-        if (outcomes.some((o) => o.rv !== undefined)) this.notify();
+        this.report(batch, outcomes);
         batch.forEach((p, i) => p.resolve(outcomes[i]));
       },
       (error) => {
@@ -152,9 +161,23 @@ export class WriteBatcher {
     );
   }
 
-  /** Fire and forget: a lost notification costs a watcher latency (the slow poll still finds the change). */
-  private notify(): void {
-    this.sql.notify(CHANGE_CHANNEL, '').catch(() => undefined);
+  private report(batch: Pending[], outcomes: WriteOutcome[]): void {
+    if (!this.onCommit || outcomes.length === 0) return;
+    const changes: Change[] = [];
+    batch.forEach(({ op }, i) => {
+      const o = outcomes[i];
+      if (o.rv === undefined) return;
+      const body = op.op === 'd' ? o.deleted! : op.body;
+      body.metadata.resourceVersion = String(o.rv);
+      changes.push({
+        ...op.key,
+        rv: o.rv,
+        type: op.op === 'c' ? 'ADDED' : op.op === 'u' ? 'MODIFIED' : 'DELETED',
+        object: body,
+      });
+    });
+    const base = outcomes[0].base;
+    this.onCommit({ base, rv: base + batch.length, changes });
   }
 
   /** Up to MAX_BATCH writes on distinct keys; a second write to a key waits for the next batch. */
@@ -178,7 +201,7 @@ export class WriteBatcher {
   private async execute(ops: WriteOp[]): Promise<WriteOutcome[]> {
     const rows = await this.sql.unsafe(
       BATCH_SQL,
-      [ops.map((op, i) => toRow(op, i + 1)) as never, ops.length],
+      [ops.map((op, i) => toRow(op, i + 1)) as never, ops.length, this.replica],
       {
         prepare: true,
       },
@@ -186,6 +209,7 @@ export class WriteBatcher {
     const outcomes: WriteOutcome[] = new Array(ops.length);
     for (const row of rows) {
       outcomes[(row.i as number) - 1] = {
+        base: Number(row.base),
         rv: row.rv === null ? undefined : Number(row.rv),
         currentRv: row.cur === null ? undefined : Number(row.cur),
         namespaceState: row.ns ?? undefined,

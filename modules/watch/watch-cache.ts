@@ -5,7 +5,7 @@
  * costs latency, a lost connection costs a retry, never an event.
  */
 import type { KubeObject } from '../api/object.js';
-import type { Change, Store } from '../storage/store.js';
+import type { Change, LocalCommit, Store } from '../storage/store.js';
 import type { CachedEvent } from './events.js';
 import { objectKey, SortedIndex } from './sorted-index.js';
 
@@ -58,7 +58,7 @@ export class WatchCache {
   ) {}
 
   async start(): Promise<void> {
-    this.unsubscribe = await this.store.subscribe(() => this.kick());
+    this.unsubscribe = await this.store.subscribe((local) => (local ? this.applyLocal(local) : this.kick()));
     const from = await this.store.historyStart(this.options.retentionMs);
     const snapshot = await this.store.snapshot();
     for (const item of snapshot.items)
@@ -88,7 +88,7 @@ export class WatchCache {
     const events: CachedEvent[] = [];
     const last = new Map<string, KubeObject>();
     for (let after = from; after < to;) {
-      const changes = await this.store.changes(after, PAGE);
+      const { changes } = await this.store.changes(after, PAGE);
       if (changes.length === 0) break;
       for (const c of changes) {
         if (c.rv > to) break;
@@ -122,14 +122,32 @@ export class WatchCache {
 
   private async pull(): Promise<void> {
     for (;;) {
-      const changes = await this.store.changes(this.rv, PAGE);
-      for (const change of changes) this.apply(change);
-      if (changes.length < PAGE) break;
+      const page = await this.store.changes(this.rv, PAGE);
+      for (const change of page.changes) this.apply(change);
+      // revisions without a change (failed writes) are passed too, or reads waiting for them would hang
+      this.rv = Math.max(this.rv, page.rv);
+      if (page.changes.length < PAGE) break;
     }
     this.release();
   }
 
+  /**
+   * This replica's own batch: when it follows on directly from what the cache has, its changes are applied
+   * as they are, without reading them back from the change log; otherwise a pull fills the gap.
+   */
+  private applyLocal(commit: LocalCommit): void {
+    if (!this.synced || this.stopped) return;
+    if (commit.base !== this.rv) {
+      this.kick();
+      return;
+    }
+    for (const change of commit.changes) this.apply(change);
+    this.rv = commit.rv;
+    this.release();
+  }
+
   private apply(change: Change): void {
+    if (change.rv <= this.rv) return;
     const bucket = this.bucket(change.resource);
     const key = objectKey(change.namespace, change.name);
     const prev = bucket.get(key);

@@ -13,6 +13,8 @@ export interface TestDatabase {
 }
 
 let cluster: Promise<{ urlFor(db: string): string; stop?: () => Promise<void> }> | undefined;
+/** databases of this process not yet dropped: a cluster of its own stops with the last one */
+let open = 0;
 
 function withDatabase(url: string, database: string): string {
   const u = new URL(url);
@@ -35,6 +37,7 @@ export async function testDatabase(): Promise<TestDatabase> {
   cluster ??= openCluster();
   const c = await cluster;
   const name = `t_${randomBytes(6).toString('hex')}`;
+  open++;
   const admin = postgres(c.urlFor('postgres'), { max: 1, onnotice: () => undefined });
   await admin.unsafe(`CREATE DATABASE ${name}`);
   await admin.end();
@@ -44,7 +47,10 @@ export async function testDatabase(): Promise<TestDatabase> {
       const a = postgres(c.urlFor('postgres'), { max: 1, onnotice: () => undefined });
       await a.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await a.end();
-      if (c.stop && !process.env.PGKUBE_TEST_POSTGRES_URL) await c.stop();
+      if (--open === 0 && c.stop) {
+        cluster = undefined;
+        await c.stop();
+      }
     },
   };
 }
