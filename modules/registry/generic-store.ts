@@ -7,6 +7,7 @@ import { ApiError, type FieldError, type GroupResource } from '../api/status.js'
 import { NamespaceTerminatingError, type ObjectKey, type Store, type Stored } from '../storage/store.js';
 import { groupVersion, type ResourceDefinition, type Strategy } from './definition.js';
 import { deepEqual, fillForCreate, fillForUpdate, pendingFinalizers } from './object-meta.js';
+import { recordManagedFields } from './managed-fields.js';
 import { storageKey } from './registry.js';
 import { MODIFIED_MESSAGE, toApiError } from './store-errors.js';
 import type { Selection } from './selection.js';
@@ -16,6 +17,8 @@ export interface WriteOptions {
   dryRun: boolean;
   /** 'status' or 'finalize' when the write comes through a subresource */
   subresource?: string;
+  /** the field manager recorded in managedFields; unset: managedFields are left as they are (apply did them) */
+  manager?: string;
 }
 
 export interface DeleteOptions extends WriteOptions {
@@ -88,6 +91,7 @@ export class GenericStore {
       throw ApiError.badRequest('resourceVersion should not be set on objects to be created');
     }
     this.setNamespace(def, obj, namespace);
+    if (options.manager !== undefined) recordManagedFields(def, undefined, obj, options.manager, undefined);
     fillForCreate(def, obj);
     def.strategy.defaults?.(obj);
     this.check(
@@ -146,6 +150,9 @@ export class GenericStore {
       }
       const next = structuredClone(obj);
       next.metadata.resourceVersion = String(current.rv);
+      if (options.manager !== undefined) {
+        recordManagedFields(def, current.object, next, options.manager, options.subresource);
+      }
       fillForUpdate(def, strategy, next, current.object);
       strategy.defaults?.(next);
       this.validateUpdate(def, strategy, next, current.object, !options.subresource);

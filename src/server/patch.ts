@@ -6,6 +6,7 @@
 import { isPlainObject, type KubeObject } from '../../modules/api/object.js';
 import { ApiError } from '../../modules/api/status.js';
 import {
+  apply as applyConfiguration,
   applyJsonPatch,
   applyMergePatch,
   applyStrategicMergePatch,
@@ -16,6 +17,7 @@ import {
 import { decodeBody } from '../../modules/codec/index.js';
 import { groupVersion } from '../../modules/registry/definition.js';
 import type { GenericStore, WriteOptions, WriteResult } from '../../modules/registry/generic-store.js';
+import { ignoredFields } from '../../modules/registry/managed-fields.js';
 import { decodeObject, strictMessages } from '../../modules/registry/schema/index.js';
 import type { FieldValidation } from './decode.js';
 import type { ResourceRequest } from './resources.js';
@@ -38,14 +40,10 @@ export async function patchObject(
   if (!type || (type === 'strategic' && !supportsStrategicMerge(def))) {
     throw ApiError.unsupportedMediaType(contentType, supportedPatchTypes(def));
   }
-  if (type === 'apply') {
-    throw ApiError.unsupportedMediaType(
-      contentType,
-      supportedPatchTypes(def).filter((t) => !t.startsWith('application/apply')),
-    );
-  }
   const body = r.req.body instanceof Buffer ? r.req.body : undefined;
   if (!body || body.length === 0) throw ApiError.badRequest('the request body must not be empty for a patch');
+  if (type === 'apply') return serverSideApply(generic, r, options, decodeBody(body, 'yaml'), validation);
+  if (r.query.force !== undefined) throw ApiError.badRequest('force is only allowed for apply patches');
   const patch = decodeBody(body, 'json');
   const namesRv =
     isPlainObject(patch) && isPlainObject(patch.metadata) && patch.metadata.resourceVersion !== undefined;
@@ -74,6 +72,76 @@ export async function patchObject(
     } catch (e) {
       const conflict = e instanceof ApiError && e.reason === 'Conflict';
       if (!conflict || namesRv || attempt >= RETRIES) throw e;
+    }
+  }
+}
+
+/**
+ * Server-side apply: merge the applied configuration into the live object (or create it), settling field
+ * ownership; a field another manager owns with a different value is a 409 unless `force=true`.
+ */
+async function serverSideApply(
+  generic: GenericStore,
+  r: ResourceRequest,
+  options: WriteOptions,
+  body: unknown,
+  validation: FieldValidation,
+): Promise<PatchResult> {
+  const { def, info } = r;
+  if (!isPlainObject(body))
+    throw ApiError.badRequest(`the applied configuration must be a ${def.kind} object`);
+  // unknown fields are reported (Warn/Strict) and dropped before the merge, as for any other body
+  const decoded = decodeObject(body, def.schema, { kind: def.kind, version: info.version });
+  const applied = decoded.object as Record<string, unknown>;
+  const messages = validation === 'Ignore' ? [] : strictMessages(decoded.unknownFields);
+  if (validation === 'Strict' && messages.length > 0) {
+    throw ApiError.badRequest(`strict decoding error: ${messages.join(', ')}`);
+  }
+  const manager = r.query.fieldManager;
+  if (!manager) throw ApiError.badRequest('PATCH /apply requires fieldManager query parameter');
+  if (!isPlainObject(applied))
+    throw ApiError.badRequest(`the applied configuration must be a ${def.kind} object`);
+  const meta = isPlainObject(applied.metadata) ? applied.metadata : undefined;
+  if (meta?.name !== undefined && meta.name !== info.name) {
+    throw ApiError.badRequest(
+      `the name of the object (${String(meta.name)}) does not match the name on the URL (${info.name})`,
+    );
+  }
+  const force = r.query.force === 'true' || r.query.force === '1';
+  const apiVersion = groupVersion(def.group, info.version);
+  const written = { ...options, manager: undefined };
+  for (let attempt = 0; ; attempt++) {
+    const live = await generic.get(def, info.namespace, info.name).catch((e) => {
+      if (e instanceof ApiError && e.code === 404) return undefined;
+      throw e;
+    });
+    const result = applyConfiguration(live, structuredClone(applied), manager, def.schema, {
+      force,
+      apiVersion,
+      kind: def.kind,
+      subresource: info.subresource || undefined,
+      ignoredFields: ignoredFields(def, info.subresource || undefined),
+    });
+    const { object } = decodeObject(result.object, def.schema, { kind: def.kind, version: info.version });
+    const next = object as KubeObject;
+    next.apiVersion = apiVersion;
+    next.kind = def.kind;
+    next.metadata = { ...next.metadata, name: info.name };
+    if (result.managedFields.length > 0) next.metadata.managedFields = result.managedFields;
+    else delete next.metadata.managedFields;
+    try {
+      if (!live) {
+        return {
+          object: await generic.create(def, info.namespace, next, written),
+          created: true,
+          warnings: [],
+        };
+      }
+      next.metadata.resourceVersion = live.metadata.resourceVersion;
+      return { ...(await generic.update(def, info.namespace, info.name, next, written)), warnings: messages };
+    } catch (e) {
+      const retry = e instanceof ApiError && (e.reason === 'Conflict' || e.reason === 'AlreadyExists');
+      if (!retry || attempt >= RETRIES) throw e;
     }
   }
 }

@@ -6,7 +6,8 @@ import { ApiError } from '../../modules/api/status.js';
 import { decodeBody, negotiateInput } from '../../modules/codec/index.js';
 import { decodeDeleteOptions } from '../../modules/codec/protobuf/index.js';
 import type { ResourceDefinition } from '../../modules/registry/definition.js';
-import type { DeleteOptions, GenericStore } from '../../modules/registry/generic-store.js';
+import type { DeleteOptions, GenericStore, WriteOptions } from '../../modules/registry/generic-store.js';
+import { fieldManagerMaxLength, managerName } from '../../modules/apply/index.js';
 import { parseSelection } from '../../modules/registry/selection.js';
 import { decodeRequestObject, parseFieldValidation } from './decode.js';
 import { patchObject } from './patch.js';
@@ -29,6 +30,19 @@ function dryRun(query: Query): boolean {
   if (v === undefined || v === '') return false;
   if (v === 'All') return true;
   throw ApiError.badRequest(`Invalid dryRun value: unsupported dry run value "${v}", must be "All"`);
+}
+
+/** dryRun, the subresource written through, and the field manager recorded in managedFields */
+function writeOptions(r: ResourceRequest): WriteOptions {
+  const fieldManager = r.query.fieldManager;
+  if (fieldManager !== undefined && Buffer.byteLength(fieldManager) > fieldManagerMaxLength) {
+    throw ApiError.badRequest(`fieldManager: Too long: may not be more than ${fieldManagerMaxLength} bytes`);
+  }
+  return {
+    dryRun: dryRun(r.query),
+    subresource: r.info.subresource || undefined,
+    manager: managerName(fieldManager, r.req.headers['user-agent']),
+  };
 }
 
 function bodyOf(req: FastifyRequest): Buffer | undefined {
@@ -104,7 +118,7 @@ export class ResourceHandlers {
       bodyOf(r.req),
       validation,
     );
-    const created = await this.generic.create(def, info.namespace, object, { dryRun: dryRun(r.query) });
+    const created = await this.generic.create(def, info.namespace, object, writeOptions(r));
     withWarnings(r.reply, warnings);
     return send(r.reply, 201, created, r.out);
   }
@@ -120,7 +134,7 @@ export class ResourceHandlers {
       bodyOf(r.req),
       validation,
     );
-    const options = { dryRun: dryRun(r.query), subresource: info.subresource || undefined };
+    const options = writeOptions(r);
     const result = await this.generic.update(def, info.namespace, info.name, object, options);
     withWarnings(r.reply, warnings);
     return send(r.reply, result.created ? 201 : 200, result.object, r.out);
@@ -206,9 +220,9 @@ export class ResourceHandlers {
 
   private async patch(r: ResourceRequest): Promise<unknown> {
     const validation = parseFieldValidation(r.query.fieldValidation);
-    const options = { dryRun: dryRun(r.query), subresource: r.info.subresource || undefined };
+    const options = writeOptions(r);
     const result = await patchObject(this.generic, r, options, validation);
     withWarnings(r.reply, result.warnings);
-    return send(r.reply, 200, result.object, r.out);
+    return send(r.reply, result.created ? 201 : 200, result.object, r.out);
   }
 }
