@@ -163,4 +163,36 @@ describe('server-side apply and managedFields', () => {
       ['other'],
     );
   });
+
+  it('managedFields reset rules on PUT: [{}] clears, [] changes nothing', async () => {
+    const created = (await applyAs('reset', 'alice', { a: '1' })).json;
+    const kept = await s.request('PUT', `${base}/reset?fieldManager=bob`, {
+      body: { ...created, metadata: { ...created.metadata, managedFields: [] } },
+    });
+    assert.deepEqual(
+      kept.json.metadata.managedFields.map((e: any) => e.manager),
+      ['alice'],
+    );
+    const cleared = await s.request('PUT', `${base}/reset?fieldManager=bob`, {
+      body: { ...kept.json, metadata: { ...kept.json.metadata, managedFields: [{}] } },
+    });
+    assert.equal(cleared.status, 200);
+    assert.equal(cleared.json.metadata.managedFields, undefined);
+  });
+
+  it('a status subresource write keeps its own entry', async () => {
+    await s.request('POST', '/api/v1/namespaces?fieldManager=maker', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'st', labels: { team: 'a' } } },
+    });
+    const ns = (await s.request('GET', '/api/v1/namespaces/st')).json;
+    const r = await s.request('PUT', '/api/v1/namespaces/st/status?fieldManager=statusbot', {
+      body: { ...ns, status: { ...ns.status, conditions: [{ type: 'Ready', status: 'True' }] } },
+    });
+    assert.equal(r.status, 200, r.text);
+    const entries = r.json.metadata.managedFields.map((e: any) => [e.manager, e.subresource ?? '']);
+    assert.deepEqual(entries, [
+      ['maker', ''],
+      ['statusbot', 'status'],
+    ]);
+  });
 });

@@ -91,9 +91,10 @@ export class GenericStore {
       throw ApiError.badRequest('resourceVersion should not be set on objects to be created');
     }
     this.setNamespace(def, obj, namespace);
+    // kube defaults while decoding, before ownership is recorded: defaulted fields belong to the writer
+    def.strategy.defaults?.(obj);
     if (options.manager !== undefined) recordManagedFields(def, undefined, obj, options.manager, undefined);
     fillForCreate(def, obj);
-    def.strategy.defaults?.(obj);
     this.check(
       def,
       obj,
@@ -150,11 +151,11 @@ export class GenericStore {
       }
       const next = structuredClone(obj);
       next.metadata.resourceVersion = String(current.rv);
+      strategy.defaults?.(next);
       if (options.manager !== undefined) {
         recordManagedFields(def, current.object, next, options.manager, options.subresource);
       }
       fillForUpdate(def, strategy, next, current.object);
-      strategy.defaults?.(next);
       this.validateUpdate(def, strategy, next, current.object, !options.subresource);
       strategy.canonicalize?.(next);
       try {
