@@ -9,6 +9,7 @@ import {
   goFieldName,
   isVarintKind,
   shapeOf,
+  zeroOf,
   type FieldInfo,
   type MessageShape,
   type Shape,
@@ -134,28 +135,7 @@ function readMapEntry(entry: WireReader, valueSchema: Schema, name: string): [st
     } else if (field === 2) value = readValue(entry, wireType, valueShape, name);
     else entry.skip(wireType);
   }
-  return [key, value === undefined ? zeroValue(valueShape) : value];
-}
-
-/** What Go's JSON shows for a map value that was not on the wire. */
-function zeroValue(shape: Shape): unknown {
-  switch (shape.kind) {
-    case 'string':
-    case 'bytes':
-      return '';
-    case 'bool':
-      return false;
-    case 'int32':
-    case 'int64':
-    case 'double':
-    case 'intOrString':
-      return 0;
-    case 'quantity':
-      return '0';
-    case 'message':
-      return {};
-  }
-  return null;
+  return [key, value === undefined ? (valueShape.kind === 'array' ? null : zeroOf(valueShape)) : value];
 }
 
 /** A single value of any shape (array and map shapes here are values inside a map or another array). */

@@ -7,7 +7,7 @@
  */
 import { ApiError } from '../../api/status.js';
 import type { Schema } from '../../registry/definition.js';
-import { shapeOf, type FieldInfo, type MessageShape, type Shape } from './shape.js';
+import { shapeOf, zeroOf, type FieldInfo, type MessageShape, type Shape } from './shape.js';
 import { isZeroTimestamp, parseTimestamp } from './time.js';
 import { WireType, WireWriter } from './wire.js';
 
@@ -43,13 +43,13 @@ function writeField(w: WireWriter, info: FieldInfo, value: unknown, path: string
   if (value === undefined || value === null) {
     // Go leaves nil pointers, slices and maps out; every value field is written, at its zero value
     if (info.pointer || shape.kind === 'array' || shape.kind === 'map') return;
-    writeValue(w, n, shape, zeroInput(shape), path);
+    writeValue(w, n, shape, zeroOf(shape), path);
     return;
   }
   if (shape.kind === 'array') {
     if (!Array.isArray(value)) fail(path, 'expected an array');
     const item = shapeOf(shape.items);
-    value.forEach((v, i) => writeValue(w, n, item, v ?? zeroInput(item), `${path}[${i}]`));
+    value.forEach((v, i) => writeValue(w, n, item, v ?? zeroOf(item), `${path}[${i}]`));
     return;
   }
   if (shape.kind === 'map') {
@@ -58,29 +58,6 @@ function writeField(w: WireWriter, info: FieldInfo, value: unknown, path: string
     return;
   }
   writeValue(w, n, shape, value, path);
-}
-
-/** The JSON value that encodes as a Go value field's zero value. */
-function zeroInput(shape: Shape): unknown {
-  switch (shape.kind) {
-    case 'string':
-    case 'bytes':
-      return '';
-    case 'bool':
-      return false;
-    case 'int32':
-    case 'int64':
-    case 'double':
-    case 'intOrString':
-      return 0;
-    case 'quantity':
-      return '0';
-    case 'message':
-      return {};
-    case 'array':
-      return [];
-  }
-  return null;
 }
 
 /** Go sorts map keys as byte strings, which for UTF-8 is not JavaScript's UTF-16 order. */
@@ -95,7 +72,7 @@ function writeMap(w: WireWriter, n: number, map: Record<string, unknown>, value:
       entry.string(1, key);
       // a null []byte is nil in Go and left out; other null values are zero values
       if (v === null && value.kind === 'bytes') return;
-      writeValue(entry, 2, value, v ?? zeroInput(value), `${path}[${key}]`);
+      writeValue(entry, 2, value, v ?? zeroOf(value), `${path}[${key}]`);
     });
   }
 }
@@ -146,7 +123,7 @@ function writeValue(w: WireWriter, n: number, shape: Shape, v: unknown, path: st
       // a slice inside a map or another slice is a message {1: repeated items}
       if (!Array.isArray(v)) fail(path, 'expected an array');
       const item = shapeOf(shape.items);
-      w.message(n, (m) => v.forEach((x, i) => writeValue(m, 1, item, x ?? zeroInput(item), `${path}[${i}]`)));
+      w.message(n, (m) => v.forEach((x, i) => writeValue(m, 1, item, x ?? zeroOf(item), `${path}[${i}]`)));
       return;
     }
     case 'map':

@@ -117,3 +117,26 @@ export function isVarintKind(kind: Shape['kind']): boolean {
 export function goFieldName(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
+
+/** The JSON form of a Go value field's zero value (what the wire leaves out and the JSON still shows). */
+export function zeroOf(shape: Shape): unknown {
+  switch (shape.kind) {
+    case 'string':
+    case 'bytes':
+      return '';
+    case 'bool':
+      return false;
+    case 'int32':
+    case 'int64':
+    case 'double':
+    case 'intOrString':
+      return 0;
+    case 'quantity':
+      return '0';
+    case 'message':
+      return {};
+    case 'array':
+      return [];
+  }
+  return null;
+}
