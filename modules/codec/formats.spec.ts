@@ -22,8 +22,29 @@ describe('negotiation', () => {
     ['application/vnd.kubernetes.protobuf, application/json', 'json'],
     ['application/yaml;q=0.5, application/json', 'json'],
   ] as const) {
-    it(`Accept ${accept} → ${format}`, () => assert.equal(negotiateOutput(accept), format));
+    it(`Accept ${accept} → ${format}`, () => assert.equal(negotiateOutput(accept).format, format));
   }
+  it('Table and PartialObjectMetadata when the request can give them', () => {
+    const table = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+    assert.deepEqual(
+      negotiateOutput(table, () => true),
+      { format: 'json', conversion: { as: 'Table', version: 'v1' } },
+    );
+    assert.deepEqual(
+      negotiateOutput(table, () => false),
+      { format: 'json' },
+    );
+    const pom = 'application/json;as=PartialObjectMetadataList;v=v1beta1;g=meta.k8s.io';
+    assert.deepEqual(negotiateOutput(pom, (c) => c.as === 'PartialObjectMetadataList').conversion, {
+      as: 'PartialObjectMetadataList',
+      version: 'v1beta1',
+    });
+    assert.equal(
+      code(() => negotiateOutput('application/json;as=Table;v=v9;g=meta.k8s.io', () => true)),
+      406,
+    );
+  });
+
   it('406 when nothing fits', () => {
     assert.equal(
       code(() => negotiateOutput('text/html')),

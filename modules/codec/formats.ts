@@ -21,17 +21,47 @@ function formatOf(type: string, subtype: string): Format | undefined {
   return undefined;
 }
 
+/** A conversion the client asked for with `as=` (meta.k8s.io v1 / v1beta1). */
+export interface Conversion {
+  as: 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
+  version: string;
+}
+
+export interface Negotiated {
+  format: Format;
+  conversion?: Conversion;
+}
+
+const conversions = new Set(['Table', 'PartialObjectMetadata', 'PartialObjectMetadataList']);
+
+function conversionOf(params: Record<string, string>): Conversion | undefined | null {
+  if (!params.as) return undefined;
+  if (
+    params.g !== 'meta.k8s.io' ||
+    (params.v !== 'v1' && params.v !== 'v1beta1') ||
+    !conversions.has(params.as)
+  ) {
+    return null;
+  }
+  return { as: params.as as Conversion['as'], version: params.v };
+}
+
 /**
- * Picks the response format from Accept. Forms we cannot serve yet (Table, PartialObjectMetadata, Protobuf)
- * are skipped, so a client that also listed plain JSON gets JSON, as kube falls back; nothing left → 406.
+ * Picks the response form from Accept, in order of preference: JSON or YAML, optionally converted to Table or
+ * PartialObjectMetadata(List). Forms not served yet (Protobuf) are skipped, so a client that also listed JSON
+ * gets JSON, as kube falls back; nothing left → 406. `accepts` says which conversions this request can give.
  */
-export function negotiateOutput(accept: string | undefined): Format {
+export function negotiateOutput(
+  accept: string | undefined,
+  accepts: (c: Conversion) => boolean = () => false,
+): Negotiated {
   const list = parseAccept(accept);
-  if (list.length === 0) return 'json';
+  if (list.length === 0) return { format: 'json' };
   for (const m of list) {
-    if (m.params.as) continue;
+    const conversion = conversionOf(m.params);
+    if (conversion === null || (conversion && !accepts(conversion))) continue;
     const format = formatOf(m.type, m.subtype);
-    if (format) return format;
+    if (format) return conversion ? { format, conversion } : { format };
   }
   throw ApiError.notAcceptable(supportedMediaTypes);
 }

@@ -1,2 +1,3 @@
 export * from './media-type.js';
 export * from './formats.js';
+export * from './table.js';

@@ -24,6 +24,8 @@ export interface WatchOptions {
   /** apiVersion and kind for bookmark objects */
   apiVersion: string;
   kind: string;
+  /** a per-watcher form of each object (Table row, PartialObjectMetadata); unset: the object, shared lines */
+  present?: (obj: KubeObject) => unknown;
 }
 
 /** a watcher whose socket holds more unsent bytes than this is too slow: it is closed and relists */
@@ -50,7 +52,7 @@ export class Watcher implements CacheListener {
     this.res.flushHeaders();
     this.res.on('close', () => this.close());
     if (!follow) return;
-    for (const obj of o.initial) this.write(eventLine('ADDED', obj));
+    for (const obj of o.initial) this.write(this.line('ADDED', obj));
     if (o.initialEventsEnd) this.bookmark(true);
     // history first, then live; both run synchronously here, so nothing slips in between
     for (const event of this.cache.eventsAfter(this.lastRv)) this.onEvent(event);
@@ -67,7 +69,7 @@ export class Watcher implements CacheListener {
     if (o.namespace !== undefined && event.namespace !== o.namespace) return;
     const type = this.typeFor(event);
     if (!type) return;
-    this.write(eventLine(type, event.object));
+    this.write(this.line(type, event.object));
   }
 
   /** kube's rules for a filtered watch: compare whether the old and the new state match */
@@ -82,6 +84,11 @@ export class Watcher implements CacheListener {
     if (now) return 'ADDED';
     if (before) return 'DELETED';
     return undefined;
+  }
+
+  private line(type: EventType, obj: KubeObject): string {
+    const present = this.options.present;
+    return present ? `{"type":"${type}","object":${JSON.stringify(present(obj))}}\n` : eventLine(type, obj);
   }
 
   private bookmark(initialEnd: boolean): void {

@@ -47,7 +47,7 @@ export class NonResourceHandlers {
     if (path === '/api' || path === '/apis')
       return this.discoveryRoot(path === '/api' ? 'api' : 'apis', req, reply, out);
     if (path === '/openapi/v2' || path.startsWith('/openapi/v3')) return this.openapi(path, req, reply);
-    out = { ...out, format: negotiateOutput(req.headers.accept) };
+    out = { ...out, format: negotiateOutput(req.headers.accept).format };
     if (path === '/version') return send(reply, 200, versionInfo, out);
     if (path === '/api/v1') return send(reply, 200, apiResourceList(defs, '', 'v1'), out);
     const groupMatch = /^\/apis\/([^/]+)$/.exec(path);

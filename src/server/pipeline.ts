@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseRequestInfo, type RequestInfo } from '../../modules/api/request-info.js';
 import { ApiError } from '../../modules/api/status.js';
 import type { Authenticator, UserInfo } from '../../modules/authentication/index.js';
-import { negotiateOutput } from '../../modules/codec/index.js';
+import { negotiateOutput, type Conversion } from '../../modules/codec/index.js';
 import type { Registry } from '../../modules/registry/registry.js';
 import type { NonResourceHandlers } from './non-resource.js';
 import type { Query, ResourceHandlers } from './resources.js';
@@ -14,6 +14,13 @@ import { jsonOutput, sendError, toApiError, type Output } from './respond.js';
 
 /** Paths kube's default policy opens to everyone (system:public-info-viewer). */
 const PUBLIC_PATHS = new Set(['/version', '/version/', '/healthz', '/livez', '/readyz']);
+
+/** Table for every read; PartialObjectMetadata for one object (get, watch events), ...List for lists. */
+function conversionServes(verb: string, c: Conversion): boolean {
+  if (c.as === 'Table') return verb === 'get' || verb === 'list' || verb === 'watch';
+  if (c.as === 'PartialObjectMetadata') return verb === 'get' || verb === 'watch';
+  return verb === 'list';
+}
 
 function flatQuery(raw: unknown): Query {
   const query: Query = {};
@@ -51,7 +58,8 @@ export class Pipeline {
       this.authorize(user, info);
       // discovery negotiates its own forms (aggregated discovery); everything else picks JSON or YAML here
       if (!info.isResourceRequest) return this.nonResources.handle(info, req, reply, out);
-      out = { ...out, format: negotiateOutput(req.headers.accept) };
+      const negotiated = negotiateOutput(req.headers.accept, (c) => conversionServes(info.verb, c));
+      out = { ...out, format: negotiated.format, conversion: negotiated.conversion };
       const def = this.registry.find(info.group, info.version, info.resource);
       if (!def) throw ApiError.pathNotFound();
       return await this.resources.handle({ info, def, query, req, reply, out });

@@ -1,6 +1,12 @@
 /** get, list and watch: read by resourceVersion from PostgreSQL (most recent) or from the watch cache. */
 import type { KubeList, KubeObject } from '../../modules/api/object.js';
 import { ApiError } from '../../modules/api/status.js';
+import {
+  parseIncludeObject,
+  partialObjectMetadata,
+  partialObjectMetadataList,
+  toTable,
+} from '../../modules/codec/index.js';
 import { groupVersion } from '../../modules/registry/definition.js';
 import type { GenericStore } from '../../modules/registry/generic-store.js';
 import { storageKey } from '../../modules/registry/registry.js';
@@ -34,12 +40,12 @@ export class ReadHandlers {
     const { def, info } = r;
     const semantics = getSemantics(r.query.resourceVersion);
     if (semantics.kind === 'mostRecent')
-      return send(r.reply, 200, await this.generic.get(def, info.namespace, info.name), r.out);
+      return this.sendObject(r, await this.generic.get(def, info.namespace, info.name));
     if (semantics.kind === 'notOlderThan') await awaitRevision(this.cache, semantics.rv);
     const namespace = def.scope === 'Namespaced' ? info.namespace : '';
     const found = this.cache.get(storageKey(def), namespace, info.name);
     if (!found) throw ApiError.notFound(this.generic.gr(def), info.name);
-    return send(r.reply, 200, found, r.out);
+    return this.sendObject(r, found);
   }
 
   async list(r: ResourceRequest): Promise<unknown> {
@@ -49,7 +55,7 @@ export class ReadHandlers {
     const limit = r.query.limit ? Number(r.query.limit) : 0;
     if (!Number.isInteger(limit) || limit < 0) throw ApiError.badRequest(`invalid limit: ${r.query.limit}`);
     if (semantics.kind === 'mostRecent' && !limit) {
-      return send(r.reply, 200, await this.generic.list(def, info.namespace, selection, info.version), r.out);
+      return this.sendList(r, await this.generic.list(def, info.namespace, selection, info.version));
     }
     let rv: number;
     let after = '';
@@ -88,7 +94,7 @@ export class ReadHandlers {
       list.metadata.continue = encodeContinue({ rv, start: page.last });
       if (!selection.filtered) list.metadata.remainingItemCount = page.remaining;
     }
-    return send(r.reply, 200, list, r.out);
+    return this.sendList(r, list);
   }
 
   async watch(r: ResourceRequest): Promise<unknown> {
@@ -122,6 +128,7 @@ export class ReadHandlers {
         initialEventsEnd: start.kind !== 'exact' && start.initialEventsEnd,
         apiVersion: groupVersion(def.group, info.version),
         kind: def.kind,
+        present: r.out.conversion ? this.present(r) : undefined,
       },
       r.reply.raw,
     );
@@ -132,6 +139,38 @@ export class ReadHandlers {
     }
     watcher.start(true);
     return undefined;
+  }
+
+  /** An object as asked for: itself, a one-row Table, or its PartialObjectMetadata. */
+  private present(r: ResourceRequest): (obj: KubeObject) => unknown {
+    const c = r.out.conversion;
+    if (c?.as === 'Table') {
+      const includeObject = parseIncludeObject(r.query.includeObject);
+      return (obj) => toTable(r.def, [obj], {}, { includeObject, version: c.version, nowMs: Date.now() });
+    }
+    if (c?.as === 'PartialObjectMetadata') return (obj) => partialObjectMetadata(obj, c.version);
+    return (obj) => obj;
+  }
+
+  private sendObject(r: ResourceRequest, obj: KubeObject): unknown {
+    return send(r.reply, 200, this.present(r)(obj), r.out);
+  }
+
+  private sendList(r: ResourceRequest, list: KubeList): unknown {
+    const c = r.out.conversion;
+    if (c?.as === 'Table') {
+      const includeObject = parseIncludeObject(r.query.includeObject);
+      return send(
+        r.reply,
+        200,
+        toTable(r.def, list.items, list.metadata, { includeObject, version: c.version, nowMs: Date.now() }),
+        r.out,
+      );
+    }
+    if (c?.as === 'PartialObjectMetadataList') {
+      return send(r.reply, 200, partialObjectMetadataList(list.items, list.metadata, c.version), r.out);
+    }
+    return send(r.reply, 200, list, r.out);
   }
 
   private selection(r: ResourceRequest): Selection {

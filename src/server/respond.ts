@@ -1,11 +1,13 @@
 /** Writing responses: one encoder for objects, one for errors (every error is a Status, DESIGN.md rule 5). */
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../modules/api/status.js';
-import { contentTypes, encodeBody, type Format } from '../../modules/codec/index.js';
+import { contentTypes, encodeBody, type Conversion, type Format } from '../../modules/codec/index.js';
 
 export interface Output {
   format: Format;
   pretty: boolean;
+  /** Table or PartialObjectMetadata, when the client asked for it (reads only) */
+  conversion?: Conversion;
 }
 
 export const jsonOutput: Output = { format: 'json', pretty: false };
