@@ -34,8 +34,12 @@ async function serve(config: Config): Promise<void> {
   tokens.set(admin.token, admin.user);
 
   let address = `${config.bindAddress}:${config.securePort}`;
-  const app = await createServer(config, databaseUrl, tls, { tokens, serverAddress: () => address });
-  app.enableShutdownHooks();
+  let stopping = false;
+  const app = await createServer(config, databaseUrl, tls, {
+    tokens,
+    serverAddress: () => address,
+    shuttingDown: () => stopping,
+  });
   await app.listen(config.securePort, config.bindAddress);
   const port = (app.getHttpServer().address() as { port: number }).port;
   const host =
@@ -46,11 +50,12 @@ async function serve(config: Config): Promise<void> {
   await writeFile(kubeconfigPath, kubeconfig(url, tls.ca, admin.token), { mode: 0o600 });
   console.log(`pgkube serving on ${url} (kubeconfig: ${kubeconfigPath})`);
 
-  let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`pgkube: ${signal}, shutting down`);
+    // load balancers see /readyz fail and drain; requests are still served meanwhile
+    if (config.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayMs));
     await app.close().catch((e) => console.error(e));
     await embedded?.stop().catch((e) => console.error(e));
     process.exit(0);

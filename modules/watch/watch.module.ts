@@ -1,4 +1,5 @@
 import {
+  type BeforeApplicationShutdown,
   Inject,
   Logger,
   Module,
@@ -10,12 +11,13 @@ import { STORE } from '../storage/storage.module.js';
 import type { Store } from '../storage/store.js';
 import { WatchCache } from './watch-cache.js';
 
-class WatchCacheLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+class WatchCacheLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(@Inject(WatchCache) private readonly cache: WatchCache) {}
   async onApplicationBootstrap(): Promise<void> {
     await this.cache.start();
   }
-  async onApplicationShutdown(): Promise<void> {
+  /** before the HTTP server closes: it waits for open connections, and watches end only when told */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.cache.stop();
   }
 }

@@ -21,6 +21,8 @@ export interface Config {
   maxRequestBodyBytes: number;
   /** how long watch history (and continue tokens) stay valid */
   historyRetentionMs: number;
+  /** after SIGTERM: /readyz fails at once, requests are served this long, then the server stops */
+  shutdownDelayMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -68,6 +70,11 @@ const flags: Record<string, FlagSpec> = {
     parse: parseDuration,
     help: 'how long watch history is kept (default 5m)',
   },
+  'shutdown-delay-duration': {
+    key: 'shutdownDelayMs',
+    parse: (v, flag) => (v === '0' || v === '0s' ? 0 : parseDuration(v, flag)),
+    help: 'after SIGTERM, keep serving this long while /readyz fails (default 0s)',
+  },
   'token-auth-file': {
     key: 'tokenAuthFile',
     parse: text,
@@ -90,6 +97,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     securePort: 6443,
     maxRequestBodyBytes: 3 * 1024 * 1024,
     historyRetentionMs: 5 * 60_000,
+    shutdownDelayMs: 0,
   };
   const args = [...argv];
   if (args[0] && !args[0].startsWith('-')) {

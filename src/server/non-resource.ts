@@ -2,6 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestInfo } from '../../modules/api/request-info.js';
 import { ApiError } from '../../modules/api/status.js';
+import type { HealthEndpoint } from '../../modules/health/index.js';
 import { negotiateOutput } from '../../modules/codec/index.js';
 import {
   aggregatedDiscoveryResponse,
@@ -36,6 +37,7 @@ export class NonResourceHandlers {
   constructor(
     private readonly registry: Registry,
     private readonly serverAddress: () => string,
+    private readonly health: Record<'healthz' | 'livez' | 'readyz', HealthEndpoint>,
   ) {}
 
   handle(info: RequestInfo, req: FastifyRequest, reply: FastifyReply, out: Output): unknown {
@@ -44,6 +46,8 @@ export class NonResourceHandlers {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       throw ApiError.methodNotAllowed(`the server does not allow this method on the requested resource`);
     }
+    const healthMatch = /^\/(healthz|livez|readyz)(?:\/(.+))?$/.exec(path);
+    if (healthMatch) return this.healthAnswer(healthMatch[1] as 'healthz', healthMatch[2], req, reply);
     if (path === '/api' || path === '/apis')
       return this.discoveryRoot(path === '/api' ? 'api' : 'apis', req, reply, out);
     if (path === '/openapi/v2' || path.startsWith('/openapi/v3')) return this.openapi(path, req, reply);
@@ -62,6 +66,25 @@ export class NonResourceHandlers {
       return send(reply, 200, apiResourceList(defs, gvMatch[1], gvMatch[2]), out);
     }
     throw ApiError.pathNotFound();
+  }
+
+  private async healthAnswer(
+    endpoint: 'healthz' | 'livez' | 'readyz',
+    check: string | undefined,
+    req: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<unknown> {
+    const query = req.query as Record<string, string | string[] | undefined>;
+    const exclude = ([] as string[]).concat(query.exclude ?? []);
+    const answer = check
+      ? await this.health[endpoint].one(check)
+      : await this.health[endpoint].all(query.verbose !== undefined, exclude);
+    if (!answer) throw ApiError.pathNotFound();
+    return reply
+      .code(answer.status)
+      .header('Content-Type', 'text/plain; charset=utf-8')
+      .header('X-Content-Type-Options', 'nosniff')
+      .send(answer.body);
   }
 
   private discoveryRoot(

@@ -72,7 +72,11 @@ export class Pipeline {
   /** This slice: every authenticated user may do everything; anonymous users only read public paths. */
   private authorize(user: UserInfo, info: RequestInfo): void {
     if (user.groups.includes('system:authenticated')) return;
-    if (!info.isResourceRequest && PUBLIC_PATHS.has(info.path)) return;
+    if (
+      !info.isResourceRequest &&
+      (PUBLIC_PATHS.has(info.path) || /^\/(healthz|livez|readyz)\//.test(info.path))
+    )
+      return;
     if (!info.isResourceRequest) {
       throw ApiError.forbidden(`forbidden: User "${user.name}" cannot ${info.verb} path "${info.path}"`);
     }

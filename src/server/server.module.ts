@@ -1,7 +1,9 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { Authenticator, type UserInfo } from '../../modules/authentication/index.js';
 import { GenericStore, NamespaceController, Registry } from '../../modules/registry/index.js';
-import { STORE, type Store } from '../../modules/storage/index.js';
+import { SQL, STORE, type Store } from '../../modules/storage/index.js';
+import { always, flag, HealthEndpoint, withTimeout } from '../../modules/health/index.js';
+import type postgres from 'postgres';
 import { WatchCache } from '../../modules/watch/index.js';
 import { NonResourceHandlers } from './non-resource.js';
 import { ReadHandlers } from './reads.js';
@@ -9,9 +11,35 @@ import { Pipeline } from './pipeline.js';
 import { ResourceHandlers } from './resources.js';
 
 export interface ServerOptions {
+  /** set once SIGTERM arrived: /readyz fails from then on */
+  shuttingDown: () => boolean;
   tokens: Map<string, UserInfo>;
   /** host:port clients reach this server at (discovery's serverAddressByClientCIDRs) */
   serverAddress: () => string;
+}
+
+/** kube's three health endpoints over this server's checks (PostgreSQL only where it decides readiness). */
+function healthEndpoints(
+  sql: postgres.Sql,
+  cache: WatchCache,
+  namespaces: NamespaceController,
+  o: ServerOptions,
+) {
+  const ping = always('ping');
+  const log = always('log');
+  const postgresCheck = withTimeout('postgres', 2000, () => sql`SELECT 1`);
+  const builtins = flag(
+    'poststarthook/builtin-namespaces',
+    () => namespaces.builtinsReady,
+    'not created yet',
+  );
+  const synced = flag('watch-cache-synced', () => cache.synced, 'watch cache not synced');
+  const shutdown = flag('shutdown', () => !o.shuttingDown(), 'shutting down');
+  return {
+    healthz: new HealthEndpoint('healthz', [ping, log, postgresCheck, builtins]),
+    livez: new HealthEndpoint('livez', [ping, log, builtins]),
+    readyz: new HealthEndpoint('readyz', [ping, log, postgresCheck, synced, builtins, shutdown]),
+  };
 }
 
 @Module({})
@@ -29,15 +57,20 @@ export class ServerModule {
             store: Store,
             namespaces: NamespaceController,
             cache: WatchCache,
+            sql: postgres.Sql,
           ) =>
             new Pipeline(
               new Authenticator(options.tokens),
               registry,
               new ResourceHandlers(generic, new ReadHandlers(generic, store, cache), () => namespaces.kick()),
-              new NonResourceHandlers(registry, options.serverAddress),
+              new NonResourceHandlers(
+                registry,
+                options.serverAddress,
+                healthEndpoints(sql, cache, namespaces, options),
+              ),
               (e) => logger.error(e instanceof Error ? (e.stack ?? e.message) : String(e)),
             ),
-          inject: [Registry, GenericStore, STORE, NamespaceController, WatchCache],
+          inject: [Registry, GenericStore, STORE, NamespaceController, WatchCache, SQL],
         },
       ],
       exports: [Pipeline],

@@ -33,7 +33,8 @@ export interface TestServer {
   token: string;
   output: () => string;
   request(method: string, path: string, options?: RequestOptions): Promise<Response>;
-  stop(): Promise<void>;
+  /** SIGTERM, then the process's exit code once it is gone */
+  stop(): Promise<number | null>;
 }
 
 export interface StartOptions {
@@ -116,10 +117,10 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
     output: () => output,
     request,
     async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
+      if (child.exitCode !== null) return child.exitCode;
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
       child.kill('SIGTERM');
-      await exited;
+      return exited;
     },
   };
 }
