@@ -13,11 +13,14 @@ import { discoveryRoot, groupVersionRoot } from './root-routes.js';
 import { resourcePaths } from './routes.js';
 import { SchemaBuilder, type Json } from './schema.js';
 import { allGroupVersions, componentSources } from './sources.js';
-import { acceptsJson, bearerToken, openApiInfo, type OpenApiResponse, type RenderedDocument } from './v3.js';
-
-function sortedKeys<T>(entries: [string, T][]): Record<string, T> {
-  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
+import {
+  acceptsJson,
+  bearerToken,
+  openApiInfo,
+  sortedKeys,
+  type OpenApiResponse,
+  type RenderedDocument,
+} from './v3.js';
 
 function param(p: ParamSpec): Json {
   return {

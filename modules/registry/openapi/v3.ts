@@ -35,7 +35,8 @@ export interface RenderedDocument {
   hash: string;
 }
 
-function sortedKeys<T>(entries: [string, T][]): Record<string, T> {
+/** An object with its keys in byte order, as kube's documents have them (stable hashes). */
+export function sortedKeys<T>(entries: [string, T][]): Record<string, T> {
   return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
