@@ -146,6 +146,10 @@ describe('server-side apply and managedFields', () => {
     const diff = await run(['diff', '-f', file], { kubeconfig: s.kubeconfig });
     assert.equal(diff.code, 1, diff.stderr);
     assert.match(diff.stdout, /-\s+color: blue\n\+\s+color: red/);
+    const unchanged = await run(['get', 'cm', 'kssa', '-o', 'jsonpath={.data.color}'], {
+      kubeconfig: s.kubeconfig,
+    });
+    assert.equal(unchanged.stdout, 'blue', 'diff persists nothing');
     const forced = await run(
       ['apply', '--server-side', '--field-manager=other', '--force-conflicts', '-f', file],
       {
