@@ -30,6 +30,8 @@ export interface Conversion {
 export interface Negotiated {
   format: Format;
   conversion?: Conversion;
+  /** Protobuf was preferred and this response can be given in it */
+  protobuf?: boolean;
 }
 
 const conversions = new Set(['Table', 'PartialObjectMetadata', 'PartialObjectMetadataList']);
@@ -54,10 +56,15 @@ function conversionOf(params: Record<string, string>): Conversion | undefined | 
 export function negotiateOutput(
   accept: string | undefined,
   accepts: (c: Conversion) => boolean = () => false,
+  protobuf = false,
 ): Negotiated {
   const list = parseAccept(accept);
   if (list.length === 0) return { format: 'json' };
   for (const m of list) {
+    if (m.type === 'application' && protobufSubtypes.has(m.subtype)) {
+      if (protobuf && !m.params.as) return { format: 'json', protobuf: true };
+      continue;
+    }
     const conversion = conversionOf(m.params);
     if (conversion === null || (conversion && !accepts(conversion))) continue;
     const format = formatOf(m.type, m.subtype);

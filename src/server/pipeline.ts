@@ -7,6 +7,7 @@ import { parseRequestInfo, type RequestInfo } from '../../modules/api/request-in
 import { ApiError } from '../../modules/api/status.js';
 import type { Authenticator, UserInfo } from '../../modules/authentication/index.js';
 import { negotiateOutput, type Conversion } from '../../modules/codec/index.js';
+import type { ResourceDefinition } from '../../modules/registry/definition.js';
 import type { Registry } from '../../modules/registry/registry.js';
 import type { NonResourceHandlers } from './non-resource.js';
 import type { Query, ResourceHandlers } from './resources.js';
@@ -20,6 +21,11 @@ function conversionServes(verb: string, c: Conversion): boolean {
   if (c.as === 'Table') return verb === 'get' || verb === 'list' || verb === 'watch';
   if (c.as === 'PartialObjectMetadata') return verb === 'get' || verb === 'watch';
   return verb === 'list';
+}
+
+/** Kinds whose schema carries protobuf field numbers (the built-in kinds; CRDs have none). */
+function hasProtobufForm(def: ResourceDefinition): boolean {
+  return Object.values(def.schema.properties ?? {}).some((p) => p['x-pgkube-protobuf'] !== undefined);
 }
 
 function flatQuery(raw: unknown): Query {
@@ -58,10 +64,17 @@ export class Pipeline {
       this.authorize(user, info);
       // discovery negotiates its own forms (aggregated discovery); everything else picks JSON or YAML here
       if (!info.isResourceRequest) return this.nonResources.handle(info, req, reply, out);
-      const negotiated = negotiateOutput(req.headers.accept, (c) => conversionServes(info.verb, c));
-      out = { ...out, format: negotiated.format, conversion: negotiated.conversion };
       const def = this.registry.find(info.group, info.version, info.resource);
       if (!def) throw ApiError.pathNotFound();
+      // Protobuf for kinds that have a protobuf form; watch streams stay JSON (the client listed JSON too, or 406)
+      const protobuf = hasProtobufForm(def) && info.verb !== 'watch';
+      const negotiated = negotiateOutput(req.headers.accept, (c) => conversionServes(info.verb, c), protobuf);
+      out = {
+        ...out,
+        format: negotiated.format,
+        conversion: negotiated.conversion,
+        protobuf: negotiated.protobuf ? def.schema : undefined,
+      };
       return await this.resources.handle({ info, def, query, req, reply, out });
     } catch (error) {
       if (reply.sent || reply.raw.headersSent) return undefined;

@@ -1,6 +1,8 @@
 /** Writing responses: one encoder for objects, one for errors (every error is a Status, DESIGN.md rule 5). */
 import type { FastifyReply } from 'fastify';
-import { ApiError } from '../../modules/api/status.js';
+import { ApiError, type Status } from '../../modules/api/status.js';
+import { encodeProtobuf, encodeStatus, listSchema } from '../../modules/codec/protobuf/index.js';
+import type { Schema } from '../../modules/registry/definition.js';
 import { contentTypes, encodeBody, type Conversion, type Format } from '../../modules/codec/index.js';
 
 export interface Output {
@@ -8,11 +10,27 @@ export interface Output {
   pretty: boolean;
   /** Table or PartialObjectMetadata, when the client asked for it (reads only) */
   conversion?: Conversion;
+  /** answer in Protobuf: the kind's schema (lists and Status are derived from it) */
+  protobuf?: Schema;
+}
+
+export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+function protobufBody(body: Record<string, unknown>, schema: Schema): Buffer {
+  if (body.kind === 'Status') return Buffer.from(encodeStatus(body as unknown as Status));
+  const list = Array.isArray(body.items) && typeof body.kind === 'string' && body.kind.endsWith('List');
+  return Buffer.from(encodeProtobuf(body, list ? listSchema(schema) : schema));
 }
 
 export const jsonOutput: Output = { format: 'json', pretty: false };
 
 export function send(reply: FastifyReply, code: number, body: unknown, out: Output): FastifyReply {
+  if (out.protobuf) {
+    return reply
+      .code(code)
+      .header('Content-Type', PROTOBUF)
+      .send(protobufBody(body as Record<string, unknown>, out.protobuf));
+  }
   return reply
     .code(code)
     .header('Content-Type', contentTypes[out.format])
