@@ -13,8 +13,20 @@ export function generateName(prefix: string): string {
   return prefix.slice(0, MAX_GENERATE_PREFIX) + suffix;
 }
 
+/** ObjectMeta's maps and lists are `omitempty` in kube: an emptied one (e.g. by a patch) is not stored. */
+const omitWhenEmpty = ['labels', 'annotations', 'finalizers', 'ownerReferences', 'managedFields'] as const;
+
+export function dropEmptyMetadata(obj: KubeObject): void {
+  const meta = obj.metadata as Record<string, unknown>;
+  for (const key of omitWhenEmpty) {
+    const v = meta[key];
+    if (v !== null && typeof v === 'object' && Object.keys(v).length === 0) delete meta[key];
+  }
+}
+
 export function fillForCreate(def: ResourceDefinition, obj: KubeObject): void {
   const meta = obj.metadata;
+  dropEmptyMetadata(obj);
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.resourceVersion;
@@ -34,6 +46,7 @@ export function fillForUpdate(
 ): void {
   const meta = obj.metadata;
   const oldMeta = old.metadata;
+  dropEmptyMetadata(obj);
   if (oldMeta.generation !== undefined) meta.generation = oldMeta.generation;
   else delete meta.generation;
   strategy.prepareForUpdate?.(obj, old);
