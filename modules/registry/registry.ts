@@ -1,5 +1,4 @@
 /** The served kinds, looked up by group/version/resource and by kind. */
-import { ApiError } from '../api/status.js';
 import type { ResourceDefinition } from './definition.js';
 
 export function storageKey(def: ResourceDefinition): string {
@@ -17,13 +16,6 @@ export class Registry {
 
   find(group: string, version: string, resource: string): ResourceDefinition | undefined {
     return this.byPath.get(`${group}/${version}/${resource}`);
-  }
-
-  /** 404 as kube answers for a resource it does not serve */
-  resolve(group: string, version: string, resource: string): ResourceDefinition {
-    const def = this.find(group, version, resource);
-    if (!def) throw ApiError.pathNotFound();
-    return def;
   }
 
   hasGroupVersion(group: string, version: string): boolean {

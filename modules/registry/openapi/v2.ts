@@ -18,6 +18,7 @@ import {
   bearerToken,
   openApiInfo,
   sortedKeys,
+  withOperationExtensions,
   type OpenApiResponse,
   type RenderedDocument,
 } from './v3.js';
@@ -63,15 +64,7 @@ function operation(b: SchemaBuilder, op: OperationSpec): Json {
     ]),
   );
   out.schemes = ['https'];
-  out.tags = [op.tag];
-  if (op.action) out['x-kubernetes-action'] = op.action;
-  if (op.gvk)
-    out['x-kubernetes-group-version-kind'] = {
-      group: op.gvk.group,
-      kind: op.gvk.kind,
-      version: op.gvk.version,
-    };
-  return out;
+  return withOperationExtensions(out, op);
 }
 
 function allPaths(defs: readonly ResourceDefinition[]): PathSpec[] {

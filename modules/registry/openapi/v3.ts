@@ -74,15 +74,7 @@ function operation(b: SchemaBuilder, op: OperationSpec): Json {
       ];
     }),
   );
-  out.tags = [op.tag];
-  if (op.action) out['x-kubernetes-action'] = op.action;
-  if (op.gvk)
-    out['x-kubernetes-group-version-kind'] = {
-      group: op.gvk.group,
-      kind: op.gvk.kind,
-      version: op.gvk.version,
-    };
-  return out;
+  return withOperationExtensions(out, op);
 }
 
 export function renderPaths(b: SchemaBuilder, paths: PathSpec[]): Record<string, Json> {
@@ -202,4 +194,20 @@ export function openApiV3Response(
   headers.ETag = `"${rendered.hash}"`;
   if (options.ifNoneMatch === headers.ETag) return { status: 304, headers, body: '' };
   return { status: 200, headers, body: rendered.json };
+}
+
+/** What every operation of both documents ends with: its tag, kube's action and the kind it serves. */
+export function withOperationExtensions(
+  out: Json,
+  op: { tag: string; action?: string; gvk?: { group: string; kind: string; version: string } },
+): Json {
+  out.tags = [op.tag];
+  if (op.action) out['x-kubernetes-action'] = op.action;
+  if (op.gvk)
+    out['x-kubernetes-group-version-kind'] = {
+      group: op.gvk.group,
+      kind: op.gvk.kind,
+      version: op.gvk.version,
+    };
+  return out;
 }
