@@ -132,7 +132,7 @@ async function load(baseUrl: string, token: string, ca: string): Promise<{ rate:
         `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
   };
-  let n = 0;
+  let n = Number(process.env.BENCH_OFFSET ?? 0);
   const next = () => n++;
   // warm up connections and JIT
   await Promise.all(

@@ -41,7 +41,7 @@ const MAX_BATCH = 256;
  * payload names the replica, so a replica can skip its own: it learned of those changes first-hand. */
 export const CHANGE_CHANNEL = 'pgkube_changes';
 
-const BATCH_SQL = `
+export const BATCH_SQL = `
 WITH ops AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb)
     AS o(i int, op text, res text, ns text, name text, uid uuid, exp bigint, body jsonb, ans text)
@@ -77,17 +77,15 @@ log AS (
   INSERT INTO changes (rv, resource, namespace, name, type, body)
   SELECT rv, resource, namespace, name, type, body FROM done
 )
-SELECT o.i, c.base, d.rv AS rv, t.rv AS cur, CASE WHEN d.type = 3 THEN d.body END AS deleted,
+SELECT o.i, c.base, d.rv AS rv, CASE WHEN d.type = 3 THEN d.body END AS deleted,
   pg_notify('${CHANGE_CHANNEL}', $3 || ' ' || (c.base + $2::int)::text) AS notified,
-  CASE WHEN o.ans IS NULL THEN NULL
-       WHEN n.name IS NULL THEN 'missing'
-       WHEN n.body->'metadata'->'deletionTimestamp' IS NOT NULL THEN 'terminating'
-       ELSE 'active' END AS ns
+  (SELECT t.rv FROM objects t WHERE t.resource = o.res AND t.namespace = o.ns AND t.name = o.name) AS cur,
+  CASE WHEN o.ans IS NOT NULL THEN (
+    SELECT CASE WHEN n.body->'metadata'->'deletionTimestamp' IS NULL THEN 'active' ELSE 'terminating' END
+    FROM objects n WHERE n.resource = '${NAMESPACES_RESOURCE}' AND n.namespace = '' AND n.name = o.ans
+  ) END AS ns
 FROM ops o CROSS JOIN c
 LEFT JOIN done d ON d.rv = c.base + o.i
-LEFT JOIN objects t ON t.resource = o.res AND t.namespace = o.ns AND t.name = o.name
-LEFT JOIN objects n ON o.ans IS NOT NULL AND n.resource = '${NAMESPACES_RESOURCE}' AND n.namespace = ''
-  AND n.name = o.ans
 `;
 
 function keyText(key: ObjectKey): string {
@@ -208,11 +206,13 @@ export class WriteBatcher {
     );
     const outcomes: WriteOutcome[] = new Array(ops.length);
     for (const row of rows) {
-      outcomes[(row.i as number) - 1] = {
+      const i = (row.i as number) - 1;
+      const op = ops[i];
+      outcomes[i] = {
         base: Number(row.base),
         rv: row.rv === null ? undefined : Number(row.rv),
         currentRv: row.cur === null ? undefined : Number(row.cur),
-        namespaceState: row.ns ?? undefined,
+        namespaceState: op.op === 'c' && op.activeNamespace !== undefined ? (row.ns ?? 'missing') : undefined,
         deleted: row.deleted ?? undefined,
       };
     }
