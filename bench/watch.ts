@@ -36,8 +36,8 @@ interface Sink {
 const MARK = Buffer.from('"t":"');
 
 /**
- * One watch over a raw TLS socket, read with a minimal chunked-body scanner: Node's HTTP client costs ~100 µs
- * of CPU per event here, and on two shared cores that queueing would be measured as delivery latency.
+ * One watch over a raw TLS socket, read with a minimal chunked-body scanner: the load generator shares the two
+ * cores with both servers, and every microsecond it spends per event is queueing inside the measured latency.
  */
 function watch(s: { url: string; token: string; ca: string }, rv: string, sink: Sink): Promise<() => void> {
   const url = new URL(s.url);
