@@ -16,7 +16,7 @@ export class AppModule {
         StorageModule.forRoot(databaseUrl),
         RegistryModule.forRoot(),
         WatchModule.forRoot(config.historyRetentionMs),
-        ServerModule.forRoot(server),
+        ServerModule.forRoot(server, config),
       ],
       providers: [{ provide: CONFIG, useValue: config }],
     };

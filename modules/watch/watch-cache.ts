@@ -284,6 +284,13 @@ export class WatchCache {
     return { items, more: i < end || r < restored.length, remaining, last };
   }
 
+  /** objects held per resource (storage key `<group>/<resource>`) */
+  objectCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const [resource, index] of this.objects) counts.set(resource, index.size);
+    return counts;
+  }
+
   addListener(listener: CacheListener): void {
     this.listeners.add(listener);
   }

@@ -3,6 +3,8 @@
  * Nothing else reads process.env or argv.
  */
 import path from 'node:path';
+import { servedMinorVersion } from '../../modules/api/version.js';
+import { validateShowHidden } from '../../modules/metrics/index.js';
 
 export type Command = 'serve' | 'migrate' | 'help';
 
@@ -23,6 +25,8 @@ export interface Config {
   historyRetentionMs: number;
   /** after SIGTERM: /readyz fails at once, requests are served this long, then the server stops */
   shutdownDelayMs: number;
+  /** the previous minor release: metrics hidden in this one are registered again */
+  showHiddenMetricsForVersion?: string;
 }
 
 export class ConfigError extends Error {}
@@ -75,6 +79,18 @@ const flags: Record<string, FlagSpec> = {
     parse: (v, flag) => (v === '0' || v === '0s' ? 0 : parseDuration(v, flag)),
     help: 'after SIGTERM, keep serving this long while /readyz fails (default 0s)',
   },
+  'show-hidden-metrics-for-version': {
+    key: 'showHiddenMetricsForVersion',
+    parse: (v) => {
+      try {
+        validateShowHidden(v, servedMinorVersion);
+      } catch (e) {
+        throw new ConfigError((e as Error).message);
+      }
+      return v;
+    },
+    help: 'the previous minor release (e.g. 1.31): show metrics hidden in this release',
+  },
   'token-auth-file': {
     key: 'tokenAuthFile',
     parse: text,
@@ -85,7 +101,7 @@ const flags: Record<string, FlagSpec> = {
 export const usage = [
   'usage: pgkube <serve|migrate> [flags]',
   '',
-  ...Object.entries(flags).map(([name, spec]) => `  --${name.padEnd(22)} ${spec.help}`),
+  ...Object.entries(flags).map(([name, spec]) => `  --${name.padEnd(32)} ${spec.help}`),
 ].join('\n');
 
 export function parseConfig(argv: string[], env: Record<string, string | undefined>): Config {

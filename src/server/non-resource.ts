@@ -2,7 +2,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestInfo } from '../../modules/api/request-info.js';
 import { ApiError } from '../../modules/api/status.js';
+import { servedRelease } from '../../modules/api/version.js';
 import type { HealthEndpoint } from '../../modules/health/index.js';
+import type { ApiMetrics } from '../../modules/metrics/index.js';
 import { negotiateOutput } from '../../modules/codec/index.js';
 import {
   aggregatedDiscoveryResponse,
@@ -22,9 +24,9 @@ import { send, type Output } from './respond.js';
 
 /** kube-apiserver v1.32's version document (what `kubectl version` and client-go read) */
 export const versionInfo = {
-  major: '1',
-  minor: '32',
-  gitVersion: 'v1.32.3',
+  major: String(servedRelease.major),
+  minor: String(servedRelease.minor),
+  gitVersion: `v${servedRelease.major}.${servedRelease.minor}.${servedRelease.patch}`,
   gitCommit: '0000000000000000000000000000000000000000',
   gitTreeState: 'clean',
   buildDate: '2025-03-11T00:00:00Z',
@@ -38,6 +40,7 @@ export class NonResourceHandlers {
     private readonly registry: Registry,
     private readonly serverAddress: () => string,
     private readonly health: Record<'healthz' | 'livez' | 'readyz', HealthEndpoint>,
+    private readonly metrics?: ApiMetrics,
   ) {}
 
   handle(info: RequestInfo, req: FastifyRequest, reply: FastifyReply, out: Output): unknown {
@@ -48,6 +51,7 @@ export class NonResourceHandlers {
     }
     const healthMatch = /^\/(healthz|livez|readyz)(?:\/(.+))?$/.exec(path);
     if (healthMatch) return this.healthAnswer(healthMatch[1] as 'healthz', healthMatch[2], req, reply);
+    if (path === '/metrics' && this.metrics) return this.metricsAnswer(this.metrics, reply);
     if (path === '/api' || path === '/apis')
       return this.discoveryRoot(path === '/api' ? 'api' : 'apis', req, reply, out);
     if (path === '/openapi/v2' || path.startsWith('/openapi/v3')) return this.openapi(path, req, reply);
@@ -66,6 +70,12 @@ export class NonResourceHandlers {
       return send(reply, 200, apiResourceList(defs, gvMatch[1], gvMatch[2]), out);
     }
     throw ApiError.pathNotFound();
+  }
+
+  /** Prometheus text format, as kube serves it to authenticated scrapers */
+  private async metricsAnswer(metrics: ApiMetrics, reply: FastifyReply): Promise<unknown> {
+    const { contentType, body } = await metrics.render();
+    return reply.code(200).header('Content-Type', contentType).send(body);
   }
 
   private async healthAnswer(

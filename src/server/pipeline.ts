@@ -9,6 +9,7 @@ import type { Authenticator, UserInfo } from '../../modules/authentication/index
 import { negotiateOutput, type Conversion } from '../../modules/codec/index.js';
 import type { ResourceDefinition } from '../../modules/registry/definition.js';
 import type { Registry } from '../../modules/registry/registry.js';
+import { requestLabels, type ApiMetrics } from '../../modules/metrics/index.js';
 import type { NonResourceHandlers } from './non-resource.js';
 import type { Query, ResourceHandlers } from './resources.js';
 import { jsonOutput, sendError, toApiError, type Output } from './respond.js';
@@ -51,6 +52,7 @@ export class Pipeline {
     private readonly resources: ResourceHandlers,
     private readonly nonResources: NonResourceHandlers,
     private readonly log: (e: unknown) => void,
+    private readonly metrics?: ApiMetrics,
   ) {}
 
   async handle(req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
@@ -60,6 +62,7 @@ export class Pipeline {
       const path = req.url.split('?', 1)[0];
       out = { format: 'json', pretty: prettyRequested(query, req.headers['user-agent']) };
       const info = parseRequestInfo(req.method, decodeURIComponent(path), query);
+      this.track(info, query, req, reply);
       const user = this.authenticator.authenticate(req.headers.authorization);
       this.authorize(user, info);
       // discovery negotiates its own forms (aggregated discovery); everything else picks JSON or YAML here
@@ -80,6 +83,22 @@ export class Pipeline {
       if (reply.sent || reply.raw.headersSent) return undefined;
       return sendError(reply, toApiError(error, this.log), out);
     }
+  }
+
+  /** Counts the request in the metrics once its response is over (for a watch: when the watch ends). */
+  private track(info: RequestInfo, query: Query, req: FastifyRequest, reply: FastifyReply): void {
+    if (!this.metrics) return;
+    const kind =
+      info.verb === 'watch'
+        ? 'longRunning'
+        : info.verb === 'get' || info.verb === 'list'
+          ? 'readOnly'
+          : 'mutating';
+    const done = this.metrics.begin(
+      requestLabels(info, req.method, req.headers['content-type'], query.dryRun),
+      kind,
+    );
+    reply.raw.once('close', () => done(reply.raw.statusCode));
   }
 
   /** This slice: every authenticated user may do everything; anonymous users only read public paths. */

@@ -4,6 +4,9 @@ import { GenericStore, NamespaceController, Registry } from '../../modules/regis
 import { SQL, STORE, type Store } from '../../modules/storage/index.js';
 import { always, flag, HealthEndpoint, withTimeout } from '../../modules/health/index.js';
 import type postgres from 'postgres';
+import { servedMinorVersion } from '../../modules/api/version.js';
+import { ApiMetrics } from '../../modules/metrics/index.js';
+import type { Config } from '../config/config.js';
 import { WatchCache } from '../../modules/watch/index.js';
 import { NonResourceHandlers } from './non-resource.js';
 import { ReadHandlers } from './reads.js';
@@ -42,9 +45,19 @@ function healthEndpoints(
   };
 }
 
+/** kube's resource label: `configmaps`, `leases.coordination.k8s.io` */
+function storageObjects(cache: WatchCache): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [key, n] of cache.objectCounts()) {
+    const [group, resource] = key.split('/');
+    out.set(group ? `${resource}.${group}` : resource, n);
+  }
+  return out;
+}
+
 @Module({})
 export class ServerModule {
-  static forRoot(options: ServerOptions): DynamicModule {
+  static forRoot(options: ServerOptions, config: Config): DynamicModule {
     const logger = new Logger('pipeline');
     return {
       module: ServerModule,
@@ -58,8 +71,14 @@ export class ServerModule {
             namespaces: NamespaceController,
             cache: WatchCache,
             sql: postgres.Sql,
-          ) =>
-            new Pipeline(
+          ) => {
+            const metrics = new ApiMetrics({
+              currentVersion: servedMinorVersion,
+              showHiddenForVersion: config.showHiddenMetricsForVersion,
+              warn: (m) => new Logger('metrics').warn(m),
+              storageObjects: () => storageObjects(cache),
+            });
+            return new Pipeline(
               new Authenticator(options.tokens),
               registry,
               new ResourceHandlers(generic, new ReadHandlers(generic, store, cache), () => namespaces.kick()),
@@ -67,9 +86,12 @@ export class ServerModule {
                 registry,
                 options.serverAddress,
                 healthEndpoints(sql, cache, namespaces, options),
+                metrics,
               ),
               (e) => logger.error(e instanceof Error ? (e.stack ?? e.message) : String(e)),
-            ),
+              metrics,
+            );
+          },
           inject: [Registry, GenericStore, STORE, NamespaceController, WatchCache, SQL],
         },
       ],

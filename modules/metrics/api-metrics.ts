@@ -1,0 +1,197 @@
+/**
+ * The server's Prometheus metrics (prom-client), under kube-apiserver's names, labels and stability classes,
+ * plus process metrics. `/metrics` renders `render()`.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { RequestLabels } from './request-labels.js';
+import { annotatedHelp, validateShowHidden, visibility, type MetricSpec } from './stability.js';
+
+export interface MetricsOptions {
+  /** `major.minor` of the API server, e.g. `1.32` */
+  currentVersion: string;
+  /** `--show-hidden-metrics-for-version` */
+  showHiddenForVersion?: string;
+  warn: (message: string) => void;
+  /** objects per resource (`configmaps`, `leases.coordination.k8s.io`), read when scraped */
+  storageObjects?: () => Map<string, number>;
+}
+
+export interface DeprecatedApi {
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  removed_release: string;
+}
+
+const REQUEST_LABELS = [
+  'verb',
+  'dry_run',
+  'group',
+  'version',
+  'resource',
+  'subresource',
+  'scope',
+  'component',
+];
+const DURATION_BUCKETS = [
+  0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60,
+];
+
+export class ApiMetrics {
+  readonly registry = new Registry();
+  private readonly showHidden: boolean;
+  private readonly requests?: Counter;
+  private readonly durations?: Histogram;
+  private readonly inflight?: Gauge;
+  private readonly longRunning?: Gauge;
+  private readonly deprecatedApis?: Gauge;
+  private readonly watchEvents?: Counter;
+  /** in-flight requests by kind now, and the most seen since the last scrape (kube reports the peak) */
+  private readonly current = { readOnly: 0, mutating: 0 };
+  private readonly peak = { readOnly: 0, mutating: 0 };
+
+  constructor(private readonly options: MetricsOptions) {
+    validateShowHidden(options.showHiddenForVersion, options.currentVersion);
+    this.showHidden = !!options.showHiddenForVersion;
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = this.counter({
+      name: 'apiserver_request_total',
+      help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+      stability: 'STABLE',
+      labelNames: [...REQUEST_LABELS, 'code'],
+    });
+    this.durations = this.define(
+      {
+        name: 'apiserver_request_duration_seconds',
+        help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+        stability: 'STABLE',
+      },
+      (help) =>
+        new Histogram({
+          name: 'apiserver_request_duration_seconds',
+          help,
+          labelNames: REQUEST_LABELS,
+          buckets: DURATION_BUCKETS,
+          registers: [this.registry],
+        }),
+    );
+    const { current, peak, options: opts } = this;
+    this.inflight = this.define(
+      {
+        name: 'apiserver_current_inflight_requests',
+        help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
+        stability: 'STABLE',
+      },
+      (help) =>
+        new Gauge({
+          name: 'apiserver_current_inflight_requests',
+          help,
+          labelNames: ['request_kind'],
+          registers: [this.registry],
+          collect() {
+            for (const kind of ['readOnly', 'mutating'] as const) {
+              this.set({ request_kind: kind }, peak[kind]);
+              peak[kind] = current[kind];
+            }
+          },
+        }),
+    );
+    this.longRunning = this.gauge({
+      name: 'apiserver_longrunning_requests',
+      help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
+      stability: 'STABLE',
+      labelNames: REQUEST_LABELS.filter((l) => l !== 'dry_run'),
+    });
+    this.define(
+      {
+        name: 'apiserver_storage_objects',
+        help: 'Number of stored objects at the time of last check split by kind.',
+        stability: 'STABLE',
+      },
+      (help) =>
+        new Gauge({
+          name: 'apiserver_storage_objects',
+          help,
+          labelNames: ['resource'],
+          registers: [this.registry],
+          collect() {
+            this.reset();
+            for (const [resource, n] of opts.storageObjects?.() ?? []) this.set({ resource }, n);
+          },
+        }),
+    );
+    this.deprecatedApis = this.gauge({
+      name: 'apiserver_requested_deprecated_apis',
+      help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
+      stability: 'STABLE',
+      labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'],
+    });
+    this.watchEvents = this.counter({
+      name: 'apiserver_watch_events_total',
+      help: 'Number of events sent in watch clients',
+      stability: 'ALPHA',
+      labelNames: ['group', 'version', 'kind'],
+    });
+  }
+
+  /**
+   * Registers a metric by the stability rules: its help carries its class (and deprecation); a deprecated
+   * metric warns; a hidden one is registered only with --show-hidden-metrics-for-version; a deleted one never.
+   */
+  define<T>(spec: MetricSpec, make: (help: string) => T): T | undefined {
+    const shown = visibility(spec, this.options.currentVersion);
+    if (shown === 'deleted' || (shown === 'hidden' && !this.showHidden)) return undefined;
+    if (spec.deprecatedVersion) {
+      this.options.warn(`metric ${spec.name} is deprecated from ${spec.deprecatedVersion}`);
+    }
+    return make(annotatedHelp(spec));
+  }
+
+  counter(spec: MetricSpec & { labelNames: string[] }): Counter | undefined {
+    return this.define(
+      spec,
+      (help) =>
+        new Counter({ name: spec.name, help, labelNames: spec.labelNames, registers: [this.registry] }),
+    );
+  }
+
+  gauge(spec: MetricSpec & { labelNames: string[] }): Gauge | undefined {
+    return this.define(
+      spec,
+      (help) => new Gauge({ name: spec.name, help, labelNames: spec.labelNames, registers: [this.registry] }),
+    );
+  }
+
+  /** A request began; call the result with its status code when its response is over. */
+  begin(labels: RequestLabels, kind: 'readOnly' | 'mutating' | 'longRunning'): (code: number) => void {
+    const started = performance.now();
+    const { dry_run: _dryRun, ...longRunningLabels } = labels;
+    if (kind === 'longRunning') this.longRunning?.inc(longRunningLabels);
+    else {
+      this.current[kind]++;
+      this.peak[kind] = Math.max(this.peak[kind], this.current[kind]);
+    }
+    let ended = false;
+    return (code) => {
+      if (ended) return;
+      ended = true;
+      if (kind === 'longRunning') this.longRunning?.dec(longRunningLabels);
+      else this.current[kind]--;
+      this.requests?.inc({ ...labels, code: String(code) });
+      this.durations?.observe({ ...labels }, (performance.now() - started) / 1000);
+    };
+  }
+
+  deprecatedApiRequested(api: DeprecatedApi): void {
+    this.deprecatedApis?.set({ ...api }, 1);
+  }
+
+  watchEventsSent(labels: { group: string; version: string; kind: string }, n = 1): void {
+    this.watchEvents?.inc(labels, n);
+  }
+
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
