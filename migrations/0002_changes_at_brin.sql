@@ -1,0 +1,2 @@
+DROP INDEX "changes_at";--> statement-breakpoint
+CREATE INDEX "changes_at" ON "changes" USING brin ("at");
