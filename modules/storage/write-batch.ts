@@ -46,7 +46,9 @@ WITH ops AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb)
     AS o(i int, op text, res text, ns text, name text, uid uuid, exp bigint, body jsonb, ans text)
 ),
-c AS (UPDATE revision SET rv = rv + $2::int WHERE id = 1 RETURNING rv - $2::int AS base),
+-- one row: the counter bump, and the one notification of the batch (sent at commit)
+c AS (UPDATE revision SET rv = rv + $2::int WHERE id = 1
+  RETURNING rv - $2::int AS base, pg_notify('${CHANGE_CHANNEL}', $3 || ' ' || rv::text) AS notified),
 ins AS (
   INSERT INTO objects (resource, namespace, name, uid, rv, body)
   SELECT o.res, o.ns, o.name, o.uid, c.base + o.i, o.body FROM ops o CROSS JOIN c
@@ -78,7 +80,6 @@ log AS (
   SELECT rv, resource, namespace, name, type, body FROM done
 )
 SELECT o.i, c.base, d.rv AS rv, CASE WHEN d.type = 3 THEN d.body END AS deleted,
-  pg_notify('${CHANGE_CHANNEL}', $3 || ' ' || (c.base + $2::int)::text) AS notified,
   (SELECT t.rv FROM objects t WHERE t.resource = o.res AND t.namespace = o.ns AND t.name = o.name) AS cur,
   CASE WHEN o.ans IS NOT NULL THEN (
     SELECT CASE WHEN n.body->'metadata'->'deletionTimestamp' IS NULL THEN 'active' ELSE 'terminating' END
