@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { RegistryModule } from '../modules/registry/index.js';
 import { StorageModule } from '../modules/storage/index.js';
+import { VersioningModule } from '../modules/versioning/index.js';
 import { WatchModule } from '../modules/watch/index.js';
 import type { Config } from './config/config.js';
 import { CONFIG } from './config/config.js';
@@ -13,8 +14,9 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
+        VersioningModule.forRoot(config),
         StorageModule.forRoot(databaseUrl),
-        RegistryModule.forRoot(),
+        RegistryModule.forRoot(config.apiEnablement),
         WatchModule.forRoot(config.historyRetentionMs),
         ServerModule.forRoot(server, config),
       ],

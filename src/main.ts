@@ -75,6 +75,7 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+  for (const warning of config.warnings) console.warn(`pgkube: warning: ${warning}`);
   if (config.command === 'help') {
     console.log(usage);
     return;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { always, flag, HealthEndpoint, withTimeout } from './health.js';
+import { always, flag, HealthEndpoint, withGracePeriod, withTimeout } from './health.js';
 
 describe('health endpoint', () => {
   let dbUp = true;
@@ -46,5 +46,35 @@ describe('health endpoint', () => {
   it('a check that does not answer in time fails', async () => {
     const slow = withTimeout('slow', 20, () => new Promise((r) => setTimeout(r, 1000)));
     await assert.rejects(slow.check());
+  });
+
+  it('--livez-grace-period: a start-up check passes until the grace period is over, then tells the truth', async () => {
+    let now = 1_000;
+    let started = false;
+    const hook = withGracePeriod(
+      flag('poststarthook/x', () => started, 'not finished'),
+      5_000,
+      () => now,
+    );
+    const livez = new HealthEndpoint('livez', [always('ping'), hook]);
+    assert.equal((await livez.all(false, [])).status, 200, 'within the grace period');
+    assert.equal((await livez.one('poststarthook/x'))?.status, 200);
+    now = 5_999;
+    assert.equal((await livez.all(false, [])).status, 200);
+    now = 6_000;
+    assert.deepEqual(await livez.all(false, []), {
+      status: 500,
+      body: '[+]ping ok\n[-]poststarthook/x failed: reason withheld\nlivez check failed\n',
+    });
+    started = true;
+    assert.equal((await livez.all(false, [])).status, 200);
+  });
+
+  it('--livez-grace-period=0: start-up checks count from the start', async () => {
+    const hook = withGracePeriod(
+      flag('poststarthook/x', () => false, 'not finished'),
+      0,
+    );
+    await assert.rejects(hook.check());
   });
 });

@@ -92,3 +92,16 @@ export const flag = (name: string, ok: () => boolean, why: string): HealthCheck 
     if (!ok()) throw new Error(why);
   },
 });
+
+/**
+ * kube's --livez-grace-period for a start-up check: until `graceMs` after this is called (at server start) the
+ * check passes whatever its state, so a slow start is not taken for a dead server; afterwards it tells the truth.
+ */
+export function withGracePeriod(
+  check: HealthCheck,
+  graceMs: number,
+  now: () => number = Date.now,
+): HealthCheck {
+  const until = now() + graceMs;
+  return { name: check.name, check: () => (now() < until ? Promise.resolve() : check.check()) };
+}

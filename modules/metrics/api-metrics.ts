@@ -14,6 +14,8 @@ export interface MetricsOptions {
   warn: (message: string) => void;
   /** objects per resource (`configmaps`, `leases.coordination.k8s.io`), read when scraped */
   storageObjects?: () => Map<string, number>;
+  /** the deprecated APIs requested so far, read when scraped */
+  deprecatedApis?: () => DeprecatedApi[];
 }
 
 export interface DeprecatedApi {
@@ -45,7 +47,6 @@ export class ApiMetrics {
   private readonly durations?: Histogram;
   private readonly inflight?: Gauge;
   private readonly longRunning?: Gauge;
-  private readonly deprecatedApis?: Gauge;
   private readonly watchEvents?: Counter;
   /** in-flight requests by kind now, and the most seen since the last scrape (kube reports the peak) */
   private readonly current = { readOnly: 0, mutating: 0 };
@@ -121,12 +122,23 @@ export class ApiMetrics {
           },
         }),
     );
-    this.deprecatedApis = this.gauge({
-      name: 'apiserver_requested_deprecated_apis',
-      help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
-      stability: 'STABLE',
-      labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'],
-    });
+    this.define(
+      {
+        name: 'apiserver_requested_deprecated_apis',
+        help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
+        stability: 'STABLE',
+      },
+      (help) =>
+        new Gauge({
+          name: 'apiserver_requested_deprecated_apis',
+          help,
+          labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'],
+          registers: [this.registry],
+          collect() {
+            for (const api of opts.deprecatedApis?.() ?? []) this.set({ ...api }, 1);
+          },
+        }),
+    );
     this.watchEvents = this.counter({
       name: 'apiserver_watch_events_total',
       help: 'Number of events sent in watch clients',
@@ -181,10 +193,6 @@ export class ApiMetrics {
       this.requests?.inc({ ...labels, code: String(code) });
       this.durations?.observe({ ...labels }, (performance.now() - started) / 1000);
     };
-  }
-
-  deprecatedApiRequested(api: DeprecatedApi): void {
-    this.deprecatedApis?.set({ ...api }, 1);
   }
 
   watchEventsSent(labels: { group: string; version: string; kind: string }, n = 1): void {

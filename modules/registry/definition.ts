@@ -100,6 +100,28 @@ export interface Strategy {
   selectableFields?(obj: KubeObject): Record<string, string>;
 }
 
+/** A Kubernetes group/version/kind, e.g. the replacement of a deprecated version. */
+export interface GroupVersionKindRef {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+/**
+ * Lifecycle of one served version of a kind (kube's prerelease-lifecycle tags), releases written "1.x". A
+ * version without one follows the rules its name implies: stable on, alpha off, beta off.
+ */
+export interface VersionLifecycle {
+  /** release the version appeared in: a beta version introduced before 1.22 is on by default */
+  introduced?: string;
+  /** from this release on, requests are answered with a deprecation Warning */
+  deprecated?: string;
+  /** from this release on, the version is no longer served */
+  removed?: string;
+  /** what clients should use instead (named in the Warning) */
+  replacement?: GroupVersionKindRef;
+}
+
 export interface ResourceDefinition {
   /** API group; '' is the core group */
   group: string;
@@ -107,6 +129,8 @@ export interface ResourceDefinition {
   versions: string[];
   /** storage version */
   storageVersion: string;
+  /** lifecycle of versions that are not plain stable ones, by version */
+  lifecycle?: Record<string, VersionLifecycle>;
   /** plural resource name used in URLs */
   resource: string;
   singular: string;

@@ -2,4 +2,4 @@ export * from './definition.js';
 export { Registry, storageKey } from './registry.js';
 export { GenericStore } from './generic-store.js';
 export { NamespaceController, BUILTIN_NAMESPACES } from './namespace-controller.js';
-export { RegistryModule } from './registry.module.js';
+export { RegistryModule, type Enablement } from './registry.module.js';

@@ -28,7 +28,8 @@ export class NamespaceController {
   ) {}
 
   private get namespaces() {
-    return this.registry.find('', 'v1', 'namespaces')!;
+    // stored, not served: the built-in namespaces and namespace deletion work even with v1/namespaces disabled
+    return this.registry.storedKind('', 'namespaces')!;
   }
 
   async ensureBuiltins(): Promise<void> {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { builtinDefinitions } from '../../modules/registry/kinds/index.js';
 import { ConfigError, parseConfig } from './config.js';
 
 describe('parseConfig', () => {
@@ -32,6 +33,44 @@ describe('parseConfig', () => {
     assert.throws(() => parseConfig(['--history-retention=5 minutes'], {}), /not a duration/);
   });
 
+  it('reads --livez-grace-period, 0 included', () => {
+    assert.equal(parseConfig([], {}).livezGracePeriodMs, 0);
+    assert.equal(parseConfig(['--livez-grace-period=0'], {}).livezGracePeriodMs, 0);
+    assert.equal(parseConfig(['--livez-grace-period=90s'], {}).livezGracePeriodMs, 90_000);
+    assert.throws(() => parseConfig(['--livez-grace-period=soon'], {}), /not a duration/);
+  });
+
+  it('reads --feature-gates, repeated flags adding up, and keeps the warnings to log', () => {
+    const c = parseConfig(
+      [
+        '--feature-gates=CBORServingAndStorage=true',
+        '--feature-gates',
+        'APIResponseCompression=false,KMSv1=true',
+      ],
+      {},
+    );
+    assert.equal(c.featureGates.enabled('CBORServingAndStorage'), true);
+    assert.equal(c.featureGates.enabled('APIResponseCompression'), false);
+    assert.deepEqual(c.warnings, [
+      'Setting deprecated feature gate KMSv1=true. It will be removed in a future release.',
+    ]);
+    const defaults = parseConfig([], {});
+    assert.equal(defaults.featureGates.enabled('CBORServingAndStorage'), false);
+    assert.deepEqual(defaults.warnings, []);
+  });
+
+  it('reads --runtime-config against the built-in kinds', () => {
+    const served = (argv: string[]) =>
+      parseConfig(argv, {})
+        .apiEnablement.served(builtinDefinitions)
+        .map((d) => `${d.group}/${d.resource}`);
+    assert.ok(served([]).includes('coordination.k8s.io/leases'));
+    assert.ok(
+      !served(['--runtime-config=coordination.k8s.io/v1=false']).includes('coordination.k8s.io/leases'),
+    );
+    assert.deepEqual(served(['--runtime-config=api/all=false,v1/namespaces']), ['/namespaces']);
+  });
+
   it('defaults to serve without a command', () => {
     assert.equal(parseConfig(['--secure-port=1'], {}).command, 'serve');
   });
@@ -43,6 +82,18 @@ describe('parseConfig', () => {
     [['frobnicate'], /unknown command/],
     [['serve', '--tls-cert-file=a'], /must be given together/],
     [['migrate'], /needs --database-url/],
+    [['--feature-gates=NoSuchGate=true'], /unrecognized feature gate: NoSuchGate/],
+    [['--feature-gates=StructuredAuthorizationConfiguration=false'], /locked to true/],
+    [['--feature-gates=AuthorizeWithSelectors=false'], /requires AuthorizeWithSelectors/],
+    [['--runtime-config=batch/v1=false'], /unknown api groups batch/],
+    [
+      ['--runtime-config=coordination.k8s.io/v1beta1'],
+      /coordination.k8s.io\/v1beta1 that has not been registered/,
+    ],
+    [['--runtime-config=v1/pods=false'], /v1 has no resource "pods"/],
+    [['--runtime-config=api/all=false'], /only api\/all=false/],
+    [['--runtime-config=v1=false,api/v1=true'], /conflicting values for v1/],
+    [['--runtime-config=batch/v1=perhaps'], /invalid value of batch\/v1: perhaps/],
   ] as const) {
     it(`rejects ${argv.join(' ')}`, () => {
       assert.throws(

@@ -5,6 +5,15 @@
 import path from 'node:path';
 import { servedMinorVersion } from '../../modules/api/version.js';
 import { validateShowHidden } from '../../modules/metrics/index.js';
+import { builtinDefinitions } from '../../modules/registry/kinds/index.js';
+import {
+  ApiEnablement,
+  FeatureGates,
+  FlagError,
+  parseFeatureGates,
+  parseRuntimeConfig,
+  resolveApiEnablement,
+} from '../../modules/versioning/index.js';
 
 export type Command = 'serve' | 'migrate' | 'help';
 
@@ -27,6 +36,14 @@ export interface Config {
   shutdownDelayMs: number;
   /** the previous minor release: metrics hidden in this one are registered again */
   showHiddenMetricsForVersion?: string;
+  /** this long after start, /livez passes start-up checks that have not finished yet */
+  livezGracePeriodMs: number;
+  /** --feature-gates */
+  featureGates: FeatureGates;
+  /** --runtime-config, checked against the built-in kinds */
+  apiEnablement: ApiEnablement;
+  /** to log once at start (a deprecated or GA feature gate was set, ...) */
+  warnings: string[];
 }
 
 export class ConfigError extends Error {}
@@ -58,6 +75,9 @@ export function parseDuration(v: string, flag: string): number {
   return ms;
 }
 
+/** kube accepts `0` for durations that may be off */
+const durationOrZero = (v: string, flag: string) => (v === '0' || v === '0s' ? 0 : parseDuration(v, flag));
+
 const flags: Record<string, FlagSpec> = {
   'data-dir': { key: 'dataDir', parse: (v) => path.resolve(v), help: 'state directory (default ./.pgkube)' },
   'database-url': {
@@ -76,7 +96,7 @@ const flags: Record<string, FlagSpec> = {
   },
   'shutdown-delay-duration': {
     key: 'shutdownDelayMs',
-    parse: (v, flag) => (v === '0' || v === '0s' ? 0 : parseDuration(v, flag)),
+    parse: durationOrZero,
     help: 'after SIGTERM, keep serving this long while /readyz fails (default 0s)',
   },
   'show-hidden-metrics-for-version': {
@@ -91,6 +111,11 @@ const flags: Record<string, FlagSpec> = {
     },
     help: 'the previous minor release (e.g. 1.31): show metrics hidden in this release',
   },
+  'livez-grace-period': {
+    key: 'livezGracePeriodMs',
+    parse: durationOrZero,
+    help: 'after start, /livez passes unfinished start-up checks this long (default 0s)',
+  },
   'token-auth-file': {
     key: 'tokenAuthFile',
     parse: text,
@@ -98,11 +123,38 @@ const flags: Record<string, FlagSpec> = {
   },
 };
 
+/** Map flags (`k=v,k=v`): repeating one adds to it, as kube's do. */
+const mapFlags: Record<'feature-gates' | 'runtime-config', string> = {
+  'feature-gates': 'Name=true|false,... (alpha gates default off, beta on; GA gates are locked)',
+  'runtime-config':
+    'enable or disable API versions: <group>/<version>[/<resource>][=bool], v1, api/all|ga|beta|alpha',
+};
+
 export const usage = [
   'usage: pgkube <serve|migrate> [flags]',
   '',
-  ...Object.entries(flags).map(([name, spec]) => `  --${name.padEnd(32)} ${spec.help}`),
+  ...[...Object.entries(flags).map(([name, spec]) => [name, spec.help]), ...Object.entries(mapFlags)].map(
+    ([name, help]) => `  --${name.padEnd(32)} ${help}`,
+  ),
 ].join('\n');
+
+/** --feature-gates and --runtime-config, read and checked against the built-in kinds. */
+function versioningFlags(
+  values: Record<keyof typeof mapFlags, string[]>,
+): Pick<Config, 'featureGates' | 'apiEnablement' | 'warnings'> {
+  try {
+    const gates = parseFeatureGates(values['feature-gates']);
+    const runtimeConfig = parseRuntimeConfig(values['runtime-config']);
+    return {
+      featureGates: gates.gates,
+      apiEnablement: resolveApiEnablement(runtimeConfig, builtinDefinitions),
+      warnings: [...gates.warnings, ...runtimeConfig.warnings],
+    };
+  } catch (e) {
+    if (e instanceof FlagError) throw new ConfigError(e.message);
+    throw e;
+  }
+}
 
 export function parseConfig(argv: string[], env: Record<string, string | undefined>): Config {
   const config: Config = {
@@ -114,7 +166,12 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     maxRequestBodyBytes: 3 * 1024 * 1024,
     historyRetentionMs: 5 * 60_000,
     shutdownDelayMs: 0,
+    livezGracePeriodMs: 0,
+    featureGates: FeatureGates.defaults(),
+    apiEnablement: new ApiEnablement(),
+    warnings: [],
   };
+  const mapValues: Record<keyof typeof mapFlags, string[]> = { 'feature-gates': [], 'runtime-config': [] };
   const args = [...argv];
   if (args[0] && !args[0].startsWith('-')) {
     const command = args.shift()!;
@@ -130,11 +187,14 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     if (!match) throw new ConfigError(`unexpected argument "${arg}"\n${usage}`);
     const [, name, inline] = match;
     const spec = flags[name];
-    if (!spec) throw new ConfigError(`unknown flag: --${name}\n${usage}`);
+    const isMap = Object.hasOwn(mapFlags, name);
+    if (!spec && !isMap) throw new ConfigError(`unknown flag: --${name}\n${usage}`);
     const value = inline ?? args.shift();
     if (value === undefined) throw new ConfigError(`flag needs an argument: --${name}`);
-    (config as unknown as Record<string, unknown>)[spec.key] = spec.parse(value, `--${name}`);
+    if (isMap) mapValues[name as keyof typeof mapFlags].push(value);
+    else (config as unknown as Record<string, unknown>)[spec.key] = spec.parse(value, `--${name}`);
   }
+  Object.assign(config, versioningFlags(mapValues));
   if (Boolean(config.tlsCertFile) !== Boolean(config.tlsPrivateKeyFile)) {
     throw new ConfigError('--tls-cert-file and --tls-private-key-file must be given together');
   }

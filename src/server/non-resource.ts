@@ -20,6 +20,7 @@ import {
   openApiV3Response,
 } from '../../modules/registry/openapi/index.js';
 import type { Registry } from '../../modules/registry/registry.js';
+import { notServedError } from '../../modules/versioning/index.js';
 import { send, type Output } from './respond.js';
 
 /** kube-apiserver v1.32's version document (what `kubectl version` and client-go read) */
@@ -66,7 +67,8 @@ export class NonResourceHandlers {
     }
     const gvMatch = /^\/apis\/([^/]+)\/([^/]+)$/.exec(path);
     if (gvMatch) {
-      if (!this.registry.hasGroupVersion(gvMatch[1], gvMatch[2])) throw ApiError.pathNotFound();
+      if (!this.registry.hasGroupVersion(gvMatch[1], gvMatch[2]))
+        throw notServedError(gvMatch[1], gvMatch[2]);
       return send(reply, 200, apiResourceList(defs, gvMatch[1], gvMatch[2]), out);
     }
     throw ApiError.pathNotFound();

@@ -10,9 +10,10 @@ import { negotiateOutput, type Conversion } from '../../modules/codec/index.js';
 import type { ResourceDefinition } from '../../modules/registry/definition.js';
 import type { Registry } from '../../modules/registry/registry.js';
 import { requestLabels, type ApiMetrics } from '../../modules/metrics/index.js';
+import { deprecationOf, notServedError, type DeprecatedApis } from '../../modules/versioning/index.js';
 import type { NonResourceHandlers } from './non-resource.js';
 import type { Query, ResourceHandlers } from './resources.js';
-import { jsonOutput, sendError, toApiError, type Output } from './respond.js';
+import { addWarnings, jsonOutput, sendError, toApiError, type Output } from './respond.js';
 
 /** Paths kube's default policy opens to everyone (system:public-info-viewer). */
 const PUBLIC_PATHS = new Set(['/version', '/version/', '/healthz', '/livez', '/readyz']);
@@ -51,6 +52,7 @@ export class Pipeline {
     private readonly registry: Registry,
     private readonly resources: ResourceHandlers,
     private readonly nonResources: NonResourceHandlers,
+    private readonly deprecatedApis: DeprecatedApis,
     private readonly log: (e: unknown) => void,
     private readonly metrics?: ApiMetrics,
   ) {}
@@ -68,7 +70,8 @@ export class Pipeline {
       // discovery negotiates its own forms (aggregated discovery); everything else picks JSON or YAML here
       if (!info.isResourceRequest) return this.nonResources.handle(info, req, reply, out);
       const def = this.registry.find(info.group, info.version, info.resource);
-      if (!def) throw ApiError.pathNotFound();
+      if (!def) throw notServedError(info.group, info.version, info.resource);
+      this.warnIfDeprecated(def, info, reply);
       // Protobuf for kinds that have a protobuf form; watch streams stay JSON (the client listed JSON too, or 406)
       const protobuf = hasProtobufForm(def) && info.verb !== 'watch';
       const negotiated = negotiateOutput(req.headers.accept, (c) => conversionServes(info.verb, c), protobuf);
@@ -99,6 +102,20 @@ export class Pipeline {
       kind,
     );
     reply.raw.once('close', () => done(reply.raw.statusCode));
+  }
+
+  /** A deprecated version answers with kube's Warning (errors too) and is recorded for the metrics. */
+  private warnIfDeprecated(def: ResourceDefinition, info: RequestInfo, reply: FastifyReply): void {
+    const deprecation = deprecationOf(def, info.version, info.subresource);
+    if (!deprecation) return;
+    addWarnings(reply, [deprecation.warning]);
+    this.deprecatedApis.record({
+      group: info.group,
+      version: info.version,
+      resource: info.resource,
+      subresource: info.subresource,
+      removed_release: deprecation.removedRelease,
+    });
   }
 
   /** This slice: every authenticated user may do everything; anonymous users only read public paths. */

@@ -12,7 +12,7 @@ import { parseSelection } from '../../modules/registry/selection.js';
 import { decodeRequestObject, parseFieldValidation } from './decode.js';
 import { patchObject } from './patch.js';
 import type { ReadHandlers } from './reads.js';
-import { send, type Output } from './respond.js';
+import { addWarnings, send, type Output } from './respond.js';
 
 export type Query = Record<string, string | undefined>;
 
@@ -47,14 +47,6 @@ function writeOptions(r: ResourceRequest): WriteOptions {
 
 function bodyOf(req: FastifyRequest): Buffer | undefined {
   return req.body instanceof Buffer ? req.body : undefined;
-}
-
-function withWarnings(reply: FastifyReply, warnings: string[]): void {
-  if (warnings.length > 0)
-    reply.header(
-      'Warning',
-      warnings.map((w) => `299 - ${JSON.stringify(w)}`),
-    );
 }
 
 export class ResourceHandlers {
@@ -119,7 +111,7 @@ export class ResourceHandlers {
       validation,
     );
     const created = await this.generic.create(def, info.namespace, object, writeOptions(r));
-    withWarnings(r.reply, warnings);
+    addWarnings(r.reply, warnings);
     return send(r.reply, 201, created, r.out);
   }
 
@@ -136,7 +128,7 @@ export class ResourceHandlers {
     );
     const options = writeOptions(r);
     const result = await this.generic.update(def, info.namespace, info.name, object, options);
-    withWarnings(r.reply, warnings);
+    addWarnings(r.reply, warnings);
     return send(r.reply, result.created ? 201 : 200, result.object, r.out);
   }
 
@@ -222,7 +214,7 @@ export class ResourceHandlers {
     const validation = parseFieldValidation(r.query.fieldValidation);
     const options = writeOptions(r);
     const result = await patchObject(this.generic, r, options, validation);
-    withWarnings(r.reply, result.warnings);
+    addWarnings(r.reply, result.warnings);
     return send(r.reply, result.created ? 201 : 200, result.object, r.out);
   }
 }

@@ -24,6 +24,30 @@ function protobufBody(body: Record<string, unknown>, schema: Schema): Buffer {
 
 export const jsonOutput: Output = { format: 'json', pretty: false };
 
+/**
+ * kube's warn-text: the text in double quotes with `"` and `\` escaped; line breaks and other control characters
+ * become spaces (as Go's header writer does), and the UTF-8 bytes go out as they are.
+ */
+function warnText(text: string): string {
+  const quoted = `"${text.replace(/["\\]/g, (c) => `\\${c}`).replace(/[\x00-\x08\x0a-\x1f\x7f]/g, ' ')}"`;
+  return Buffer.from(quoted, 'utf8').toString('latin1');
+}
+
+/**
+ * Adds `Warning: 299 - "<text>"` headers (RFC 7234 5.5), after any already set. They are mirrored onto the raw
+ * response so that streams written there directly (watch) carry them too.
+ */
+export function addWarnings(reply: FastifyReply, texts: readonly string[]): void {
+  if (texts.length === 0) return;
+  const before = reply.getHeader('Warning');
+  const all = [
+    ...(before === undefined ? [] : ([] as string[]).concat(before as string | string[])),
+    ...texts.map((t) => `299 - ${warnText(t)}`),
+  ];
+  reply.header('Warning', all);
+  if (!reply.raw.headersSent) reply.raw.setHeader('Warning', all);
+}
+
 export function send(reply: FastifyReply, code: number, body: unknown, out: Output): FastifyReply {
   if (out.protobuf) {
     return reply

@@ -2,7 +2,8 @@ import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { Authenticator, type UserInfo } from '../../modules/authentication/index.js';
 import { GenericStore, NamespaceController, Registry } from '../../modules/registry/index.js';
 import { SQL, STORE, type Store } from '../../modules/storage/index.js';
-import { always, flag, HealthEndpoint, withTimeout } from '../../modules/health/index.js';
+import { always, flag, HealthEndpoint, withGracePeriod, withTimeout } from '../../modules/health/index.js';
+import { DeprecatedApis } from '../../modules/versioning/index.js';
 import type postgres from 'postgres';
 import { servedMinorVersion } from '../../modules/api/version.js';
 import { ApiMetrics } from '../../modules/metrics/index.js';
@@ -21,12 +22,18 @@ export interface ServerOptions {
   serverAddress: () => string;
 }
 
+export interface HealthOptions {
+  /** --livez-grace-period: /livez passes unfinished start-up checks this long after start */
+  livezGracePeriodMs: number;
+}
+
 /** kube's three health endpoints over this server's checks (PostgreSQL only where it decides readiness). */
 function healthEndpoints(
   sql: postgres.Sql,
   cache: WatchCache,
   namespaces: NamespaceController,
   o: ServerOptions,
+  h: HealthOptions,
 ) {
   const ping = always('ping');
   const log = always('log');
@@ -40,7 +47,7 @@ function healthEndpoints(
   const shutdown = flag('shutdown', () => !o.shuttingDown(), 'shutting down');
   return {
     healthz: new HealthEndpoint('healthz', [ping, log, postgresCheck, builtins]),
-    livez: new HealthEndpoint('livez', [ping, log, builtins]),
+    livez: new HealthEndpoint('livez', [ping, log, withGracePeriod(builtins, h.livezGracePeriodMs)]),
     readyz: new HealthEndpoint('readyz', [ping, log, postgresCheck, synced, builtins, shutdown]),
   };
 }
@@ -71,12 +78,14 @@ export class ServerModule {
             namespaces: NamespaceController,
             cache: WatchCache,
             sql: postgres.Sql,
+            deprecatedApis: DeprecatedApis,
           ) => {
             const metrics = new ApiMetrics({
               currentVersion: servedMinorVersion,
               showHiddenForVersion: config.showHiddenMetricsForVersion,
               warn: (m) => new Logger('metrics').warn(m),
               storageObjects: () => storageObjects(cache),
+              deprecatedApis: () => deprecatedApis.requested(),
             });
             return new Pipeline(
               new Authenticator(options.tokens),
@@ -85,14 +94,15 @@ export class ServerModule {
               new NonResourceHandlers(
                 registry,
                 options.serverAddress,
-                healthEndpoints(sql, cache, namespaces, options),
+                healthEndpoints(sql, cache, namespaces, options, config),
                 metrics,
               ),
+              deprecatedApis,
               (e) => logger.error(e instanceof Error ? (e.stack ?? e.message) : String(e)),
               metrics,
             );
           },
-          inject: [Registry, GenericStore, STORE, NamespaceController, WatchCache, SQL],
+          inject: [Registry, GenericStore, STORE, NamespaceController, WatchCache, SQL, DeprecatedApis],
         },
       ],
       exports: [Pipeline],

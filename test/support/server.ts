@@ -7,6 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const mainJs = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+/** The server entry that also serves the test-only kinds of test-apis.ts. */
+export const testApisEntry = fileURLToPath(new URL('./test-apis-main.js', import.meta.url));
 
 export interface Response {
   status: number;
@@ -43,6 +45,31 @@ export interface StartOptions {
   /** reuse a data dir (restart); default a new temp dir */
   dataDir?: string;
   args?: string[];
+  /** the script to run instead of src/main.js (e.g. testApisEntry) */
+  entry?: string;
+}
+
+/** Runs `serve` with flags expected to stop it at start; resolves with its exit code and output. */
+export async function serverExit(
+  args: string[],
+  entry = mainJs,
+): Promise<{ code: number | null; output: string }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'pgkube-test-'));
+  const child = spawn(
+    process.execPath,
+    [entry, 'serve', `--data-dir=${dataDir}`, '--secure-port=0', ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DATABASE_URL: '' },
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, output };
 }
 
 export async function startServer(options: StartOptions): Promise<TestServer> {
@@ -53,7 +80,7 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
     process.execPath,
     [
       ...(process.env.PGKUBE_TEST_NODE_ARGS ?? '').split(' ').filter(Boolean),
-      mainJs,
+      options.entry ?? mainJs,
       'serve',
       `--data-dir=${dataDir}`,
       ...(options.databaseUrl ? [`--database-url=${options.databaseUrl}`] : []),
