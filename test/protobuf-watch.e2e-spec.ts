@@ -4,10 +4,12 @@
  * object is the object's own `k8s\0` body, exactly the body a Protobuf GET answers.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { decodeProtobuf, listSchema, partialObjectMetadataSchema } from '../modules/codec/protobuf/index.js';
 import { configMapDefinition, leaseDefinition } from '../modules/registry/kinds/index.js';
 import { testDatabase, type TestDatabase } from './support/database.js';
+import { kubectlBinary } from './support/kubectl.js';
 import { rawRequest } from './support/raw-request.js';
 import { startServer, type TestServer } from './support/server.js';
 import { openWatch } from './support/watch-client.js';
@@ -145,6 +147,49 @@ describe('Protobuf watch streams', () => {
       renewTime: '2026-01-01T00:00:00.123456Z',
     });
     w.close();
+  });
+
+  it('kubectl events -w (a typed client-go watch) reads our Protobuf frames', async () => {
+    const args = ['--kubeconfig', s.kubeconfig, 'events', '-w', '-n', 'default', '-v=8'];
+    const child = spawn(await kubectlBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    try {
+      const deadline = Date.now() + 15_000;
+      // -v=8 logs the answers' headers: the watch is open once its Protobuf stream type shows
+      while (
+        !/Content-Type: application\/vnd\.kubernetes\.protobuf;stream=watch/.test(err) &&
+        Date.now() < deadline
+      )
+        await new Promise((r) => setTimeout(r, 100));
+      for (const reason of ['FirstStreamed', 'SecondStreamed']) {
+        const r = await s.request('POST', '/api/v1/namespaces/default/events', {
+          body: {
+            apiVersion: 'v1',
+            kind: 'Event',
+            metadata: { name: `ev-${reason.toLowerCase()}` },
+            involvedObject: { kind: 'ConfigMap', name: 'first', namespace: 'default' },
+            reason,
+            message: `streamed ${reason}`,
+            type: 'Normal',
+            source: { component: 'tester' },
+            firstTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+            lastTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+            count: 1,
+          },
+        });
+        assert.equal(r.status, 201, r.text);
+      }
+      while (!/SecondStreamed/.test(out) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      assert.match(out, /Normal\s+FirstStreamed\s+ConfigMap\/first\s+streamed FirstStreamed/, err);
+      assert.match(out, /Normal\s+SecondStreamed\s+ConfigMap\/first\s+streamed SecondStreamed/, err);
+      assert.doesNotMatch(err, /unable to decode|Unhandled Error|watch error/i);
+    } finally {
+      child.kill();
+    }
   });
 
   it('a start older than the history window: an ERROR event whose object is a Protobuf Status', async () => {

@@ -178,6 +178,12 @@ describe('bodies', () => {
   it('reads YAML as 1.1', () => {
     assert.deepEqual(decodeBody('a: yes\nb: "1"\n', 'yaml'), { a: true, b: '1' });
   });
+  it('writes YAML that YAML 1.1 readers (kube clients) read back as the same strings', () => {
+    const value = { a: 'yes', b: '2026-01-01T00:00:00Z', c: 'on', d: '0x1F', e: '1_000', f: 'y' };
+    const text = encodeBody(value, 'yaml', false);
+    assert.deepEqual(decodeBody(text, 'yaml'), value);
+    assert.match(text, /^b: "2026-01-01T00:00:00Z"$/m);
+  });
   it('writes YAML with sorted keys', () => {
     assert.equal(encodeBody({ b: 1, a: { d: 1, c: 2 } }, 'yaml', false), 'a:\n  c: 2\n  d: 1\nb: 1\n');
   });

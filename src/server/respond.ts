@@ -30,10 +30,11 @@ export function send(reply: FastifyReply, code: number, body: unknown, out: Outp
       .header('Content-Type', PROTOBUF)
       .send(protobufBody(body as Record<string, unknown>, out.protobuf));
   }
+  // bytes, not a string: Fastify would add `; charset=utf-8`, which kube does not send
   return reply
     .code(code)
     .header('Content-Type', contentTypes[out.format])
-    .send(encodeBody(body, out.format, out.pretty));
+    .send(Buffer.from(encodeBody(body, out.format, out.pretty)));
 }
 
 /** Anything thrown while serving a request becomes a Status; unknown errors are 500s and are logged. */
