@@ -99,7 +99,7 @@ export function negotiateOutput(
       if (!matches(m, s)) continue;
       const out = serves(m, s, accepts, protobuf);
       if (!out) continue;
-      if (stream && out.format === 'yaml' && !out.protobuf) throw ApiError.notAcceptable(streamMediaTypes);
+      if (stream && out.format === 'yaml') throw ApiError.notAcceptable(streamMediaTypes);
       return out;
     }
   }

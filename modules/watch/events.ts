@@ -37,12 +37,6 @@ export function jsonEventLine(type: EventType, object: unknown): string {
   return `{"type":"${type}","object":${JSON.stringify(object)}}\n`;
 }
 
-export const jsonEvents: WatchEncoding = {
-  contentType: 'application/json',
-  shared: 'json',
-  encode: jsonEventLine,
-};
-
 /** encoded events by stored object, then by encoding and event type */
 const encoded = new WeakMap<KubeObject, Map<string, string | Uint8Array>>();
 

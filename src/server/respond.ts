@@ -10,8 +10,7 @@ export interface Output {
   pretty: boolean;
   /** Table or PartialObjectMetadata, when the client asked for it (reads only) */
   conversion?: Conversion;
-  /** answer in Protobuf: the schema of one object (the kind's, or PartialObjectMetadata's); lists and Status
-   * are derived from it */
+  /** answer in Protobuf: the schema of one object (the kind's or PartialObjectMetadata's; lists and Status follow) */
   protobuf?: Schema;
 }
 
