@@ -149,12 +149,11 @@ export class ApiError extends Error {
     return new ApiError(413, 'RequestEntityTooLarge', message);
   }
 
-  static unsupportedMediaType(contentType: string, supported: string[]): ApiError {
+  static unsupportedMediaType(supported: string[]): ApiError {
     return new ApiError(
       415,
       'UnsupportedMediaType',
       `the body of the request was in an unknown format - accepted media types include: ${supported.join(', ')}`,
-      { causes: [{ reason: 'UnexpectedServerResponse', message: contentType }] },
     );
   }
 

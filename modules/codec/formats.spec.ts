@@ -55,12 +55,111 @@ describe('negotiation', () => {
       406,
     );
   });
+  const all = () => true;
+  const message = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e) {
+      return (e as ApiError).message;
+    }
+    return '';
+  };
+
+  it('Protobuf for kinds that have a form, in order of preference, the spec’s alias included', () => {
+    const pb = 'application/vnd.kubernetes.protobuf';
+    assert.deepEqual(negotiateOutput(`${pb}, application/json`, all, true), {
+      format: 'json',
+      protobuf: true,
+    });
+    assert.deepEqual(negotiateOutput('application/vnd.orch.protobuf', all, true), {
+      format: 'json',
+      protobuf: true,
+    });
+    assert.deepEqual(negotiateOutput(`${pb}, application/json`, all, false), { format: 'json' });
+    assert.deepEqual(negotiateOutput(`application/json, ${pb}`, all, true), { format: 'json' });
+    // wildcards pick JSON first, as kube's serializer order has it
+    assert.deepEqual(negotiateOutput('application/*', all, true), { format: 'json' });
+    assert.equal(
+      code(() => negotiateOutput(pb, all, false)),
+      406,
+    );
+  });
+
+  it('PartialObjectMetadata may be Protobuf (for any kind); Table never is', () => {
+    const pom = 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io';
+    assert.deepEqual(negotiateOutput(pom, all, false), {
+      format: 'json',
+      conversion: { as: 'PartialObjectMetadataList', version: 'v1' },
+      protobuf: true,
+    });
+    const table = 'application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io';
+    assert.equal(
+      code(() => negotiateOutput(table, all, true)),
+      406,
+    );
+    assert.deepEqual(negotiateOutput(`${table}, application/yaml;as=Table;v=v1;g=meta.k8s.io`, all, true), {
+      format: 'yaml',
+      conversion: { as: 'Table', version: 'v1' },
+    });
+  });
+
+  it('watch streams: JSON or Protobuf; YAML first is 406 with the stream types', () => {
+    const pb = 'application/vnd.kubernetes.protobuf';
+    assert.deepEqual(negotiateOutput(pb, all, true, true), { format: 'json', protobuf: true });
+    assert.deepEqual(negotiateOutput(`${pb};stream=watch`, all, true, true), {
+      format: 'json',
+      protobuf: true,
+    });
+    assert.deepEqual(negotiateOutput(undefined, all, true, true), { format: 'json' });
+    const streams =
+      'only the following media types are accepted: application/json;stream=watch, ' +
+      'application/vnd.kubernetes.protobuf;stream=watch';
+    assert.equal(
+      message(() => negotiateOutput('application/yaml, application/json', all, true, true)),
+      streams,
+    );
+    assert.equal(
+      message(() => negotiateOutput('text/html', all, true, true)),
+      streams,
+    );
+    // stream=watch needs a stream form; any other stream is not served
+    assert.deepEqual(negotiateOutput('application/yaml;stream=watch, application/json', all, true), {
+      format: 'json',
+    });
+    assert.equal(
+      code(() => negotiateOutput('application/json;stream=other', all, true)),
+      406,
+    );
+  });
+
+  it('406 lists every type kube serves', () => {
+    assert.equal(
+      message(() => negotiateOutput('text/html')),
+      'only the following media types are accepted: application/json, application/yaml, ' +
+        'application/vnd.kubernetes.protobuf',
+    );
+  });
+
   it('415 on an unknown request type; JSON when unset', () => {
     assert.equal(negotiateInput(undefined), 'json');
     assert.equal(negotiateInput('application/yaml; charset=utf-8'), 'yaml');
     assert.equal(
       code(() => negotiateInput('text/plain')),
       415,
+    );
+    assert.equal(negotiateInput('application/vnd.kubernetes.protobuf'), 'protobuf');
+    assert.equal(negotiateInput('application/vnd.orch.protobuf'), 'protobuf');
+    for (const t of ['application/*', '*/*', 'application/cbor', 'application/json;as=Table']) {
+      assert.equal(
+        code(() => negotiateInput(t)),
+        415,
+        t,
+      );
+    }
+    assert.equal(
+      message(() => negotiateInput('text/plain')),
+      'the body of the request was in an unknown format - accepted media types include: application/json, ' +
+        'application/yaml, application/vnd.kubernetes.protobuf',
     );
   });
 });
@@ -78,6 +177,12 @@ describe('bodies', () => {
   });
   it('reads YAML as 1.1', () => {
     assert.deepEqual(decodeBody('a: yes\nb: "1"\n', 'yaml'), { a: true, b: '1' });
+  });
+  it('writes YAML that YAML 1.1 readers (kube clients) read back as the same strings', () => {
+    const value = { a: 'yes', b: '2026-01-01T00:00:00Z', c: 'on', d: '0x1F', e: '1_000', f: 'y' };
+    const text = encodeBody(value, 'yaml', false);
+    assert.deepEqual(decodeBody(text, 'yaml'), value);
+    assert.match(text, /^b: "2026-01-01T00:00:00Z"$/m);
   });
   it('writes YAML with sorted keys', () => {
     assert.equal(encodeBody({ b: 1, a: { d: 1, c: 2 } }, 'yaml', false), 'a:\n  c: 2\n  d: 1\nb: 1\n');

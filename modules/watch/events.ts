@@ -18,19 +18,45 @@ export interface CachedEvent {
 
 export type EventType = ChangeType | 'BOOKMARK' | 'ERROR';
 
-/** Serialized `{"type":…,"object":…}` lines, made once per event and type, shared by every watcher. */
-const lines = new WeakMap<KubeObject, Map<string, string>>();
+/**
+ * How a watch stream writes its events, one per media type (and conversion): JSON lines, Protobuf frames.
+ * `encode` gets the event's object as stored (or, for ERROR, a Status) and does any conversion itself.
+ */
+export interface WatchEncoding {
+  contentType: string;
+  /**
+   * Names the encoding when `encode` depends on nothing but its arguments: events of stored objects are then
+   * encoded once per object and event type, and shared by every watcher using an encoding of this name.
+   */
+  shared?: string;
+  encode(type: EventType, object: object): string | Uint8Array;
+}
 
-export function eventLine(type: EventType, object: KubeObject): string {
-  let byType = lines.get(object);
-  if (!byType) {
-    byType = new Map();
-    lines.set(object, byType);
+/** kube's JSON watch stream: one `{"type":…,"object":…}` line per event. */
+export function jsonEventLine(type: EventType, object: unknown): string {
+  return `{"type":"${type}","object":${JSON.stringify(object)}}\n`;
+}
+
+/** encoded events by stored object, then by encoding and event type */
+const encoded = new WeakMap<KubeObject, Map<string, string | Uint8Array>>();
+
+/** An event of a stored object in `encoding`: from the cache when another watcher needed it already. */
+export function encodeEvent(
+  encoding: WatchEncoding,
+  type: EventType,
+  object: KubeObject,
+): string | Uint8Array {
+  if (!encoding.shared) return encoding.encode(type, object);
+  let byKey = encoded.get(object);
+  if (!byKey) {
+    byKey = new Map();
+    encoded.set(object, byKey);
   }
-  let line = byType.get(type);
-  if (line === undefined) {
-    line = `{"type":"${type}","object":${JSON.stringify(object)}}\n`;
-    byType.set(type, line);
+  const key = `${encoding.shared} ${type}`;
+  let event = byKey.get(key);
+  if (event === undefined) {
+    event = encoding.encode(type, object);
+    byKey.set(key, event);
   }
-  return line;
+  return event;
 }

@@ -1,4 +1,5 @@
 export { WatchCache } from './watch-cache.js';
+export { encodeEvent, jsonEventLine, type EventType, type WatchEncoding } from './events.js';
 export { Watcher, type WatchOptions } from './watcher.js';
 export { WatchModule } from './watch.module.js';
 export * from './read-options.js';

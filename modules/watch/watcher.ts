@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import type { KubeObject } from '../api/object.js';
 import type { Status } from '../api/status.js';
-import { eventLine, type CachedEvent, type EventType } from './events.js';
+import { encodeEvent, type CachedEvent, type EventType, type WatchEncoding } from './events.js';
 import type { CacheListener, WatchCache } from './watch-cache.js';
 
 export interface WatchOptions {
@@ -24,8 +24,8 @@ export interface WatchOptions {
   /** apiVersion and kind for bookmark objects */
   apiVersion: string;
   kind: string;
-  /** a per-watcher form of each object (Table row, PartialObjectMetadata); unset: the object, shared lines */
-  present?: (obj: KubeObject) => unknown;
+  /** the stream's media type and how events are written in it (conversions included) */
+  encoding: WatchEncoding;
 }
 
 /** a watcher whose socket holds more unsent bytes than this is too slow: it is closed and relists */
@@ -48,11 +48,11 @@ export class Watcher implements CacheListener {
   /** Sends the headers and, when `follow`, the initial objects, the history, then live events. */
   start(follow: boolean): void {
     const o = this.options;
-    this.res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
+    this.res.writeHead(200, { 'Content-Type': o.encoding.contentType, 'Cache-Control': 'no-cache, private' });
     this.res.flushHeaders();
     this.res.on('close', () => this.close());
     if (!follow) return;
-    for (const obj of o.initial) this.write(this.line('ADDED', obj));
+    for (const obj of o.initial) this.send('ADDED', obj);
     if (o.initialEventsEnd) this.bookmark(true);
     // history first, then live; both run synchronously here, so nothing slips in between
     for (const event of this.cache.eventsAfter(this.lastRv)) this.onEvent(event);
@@ -69,7 +69,7 @@ export class Watcher implements CacheListener {
     if (o.namespace !== undefined && event.namespace !== o.namespace) return;
     const type = this.typeFor(event);
     if (!type) return;
-    this.write(this.line(type, event.object));
+    this.send(type, event.object);
   }
 
   /** kube's rules for a filtered watch: compare whether the old and the new state match */
@@ -86,9 +86,9 @@ export class Watcher implements CacheListener {
     return undefined;
   }
 
-  private line(type: EventType, obj: KubeObject): string {
-    const present = this.options.present;
-    return present ? `{"type":"${type}","object":${JSON.stringify(present(obj))}}\n` : eventLine(type, obj);
+  /** A stored object's event, encoded once for every watcher of the same encoding. */
+  private send(type: EventType, obj: KubeObject): void {
+    this.write(() => encodeEvent(this.options.encoding, type, obj));
   }
 
   private bookmark(initialEnd: boolean): void {
@@ -97,18 +97,26 @@ export class Watcher implements CacheListener {
     const metadata: Record<string, unknown> = { resourceVersion: String(this.lastRv) };
     if (initialEnd) metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
     const object = { kind: this.options.kind, apiVersion: this.options.apiVersion, metadata };
-    this.write(`{"type":"BOOKMARK","object":${JSON.stringify(object)}}\n`);
+    this.write(() => this.options.encoding.encode('BOOKMARK', object));
   }
 
   /** An ERROR event carrying a Status (e.g. 410 Expired), then the end of the stream. */
   fail(status: Status): void {
-    this.write(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
+    this.write(() => this.options.encoding.encode('ERROR', status));
     this.close();
   }
 
-  private write(line: string): void {
+  /** An object that cannot be encoded ends the stream (as kube does), never the server. */
+  private write(event: () => string | Uint8Array): void {
     if (this.closed) return;
-    this.res.write(line);
+    let bytes: string | Uint8Array;
+    try {
+      bytes = event();
+    } catch {
+      this.close();
+      return;
+    }
+    this.res.write(bytes);
     if (this.res.writableLength > MAX_BUFFERED) this.close();
   }
 

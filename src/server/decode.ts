@@ -2,7 +2,13 @@
 import { isPlainObject, type KubeObject } from '../../modules/api/object.js';
 import { ApiError } from '../../modules/api/status.js';
 import { decodeBody, negotiateInput } from '../../modules/codec/index.js';
-import { decodeProtobuf } from '../../modules/codec/protobuf/index.js';
+import {
+  decodeProtobufObject,
+  hasProtobufPrefix,
+  protobufPrefix,
+  unwrap,
+  type Envelope,
+} from '../../modules/codec/protobuf/index.js';
 import { groupVersion, type ResourceDefinition } from '../../modules/registry/definition.js';
 import {
   decodeObject,
@@ -27,14 +33,52 @@ export function parseFieldValidation(value: string | undefined): FieldValidation
   throw ApiError.badRequest(`fieldValidation must be one of "Ignore", "Warn", or "Strict", got "${value}"`);
 }
 
-/** Syntax only: JSON, YAML or Protobuf bytes → a plain value (Protobuf read with the kind's field numbers). */
+/** kube quotes the start of a body it cannot read: as text when it looks like JSON, otherwise as hex. */
+function summarize(body: Buffer, max = 30): string {
+  const head = body.subarray(0, max);
+  const text = body[0] === 0x7b ? head.toString('utf8') : head.toString('hex');
+  return body.length > max ? `${text} ...` : text;
+}
+
+/**
+ * A Protobuf body read with the kind's field numbers. Errors carry what kube's handler adds: a body it cannot
+ * unwrap is "unrecognized" (with its first bytes), one whose object does not decode names the envelope's type.
+ */
+function parseProtobuf(def: ResourceDefinition, version: string, body: Buffer): unknown {
+  let envelope: Envelope;
+  try {
+    if (body.length === protobufPrefix.length && hasProtobufPrefix(body))
+      throw ApiError.badRequest('empty body');
+    envelope = unwrap(body);
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    throw ApiError.badRequest(
+      `the object provided is unrecognized (must be of type ${def.kind}): ${e.message} (${summarize(body)})`,
+    );
+  }
+  try {
+    return decodeProtobufObject(envelope.raw, def.schema, envelope);
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    const kind = envelope.kind || def.kind;
+    const inVersion = envelope.apiVersion
+      ? envelope.apiVersion.slice(envelope.apiVersion.indexOf('/') + 1)
+      : version;
+    throw ApiError.badRequest(
+      `${kind} in version "${inVersion}" cannot be handled as a ${def.kind}: ${e.message}`,
+    );
+  }
+}
+
+/** Syntax only: JSON, YAML or Protobuf bytes → a plain value. */
 function parseBody(
   def: ResourceDefinition,
+  version: string,
   contentType: string | undefined,
   body: Buffer,
 ): { raw: unknown; text?: string } {
   const format = negotiateInput(contentType);
-  if (format === 'protobuf') return { raw: decodeProtobuf(body, def.schema) };
+  if (format === 'protobuf') return { raw: parseProtobuf(def, version, body) };
   const text = body.toString('utf8');
   if (format === 'yaml') {
     const duplicates = findYamlDuplicateKeys(text);
@@ -52,7 +96,7 @@ export function decodeRequestObject(
   validation: FieldValidation,
 ): Decoded {
   if (!body || body.length === 0) throw ApiError.badRequest('request body must not be empty');
-  const { raw, text } = parseBody(def, contentType, body);
+  const { raw, text } = parseBody(def, version, contentType, body);
   if (!isPlainObject(raw)) throw ApiError.badRequest(`the body must be a ${def.kind} object`);
   const expectedVersion = groupVersion(def.group, version);
   if (raw.apiVersion !== undefined && raw.apiVersion !== expectedVersion) {

@@ -38,7 +38,7 @@ export async function patchObject(
   const contentType = r.req.headers['content-type'] ?? '';
   const type = patchTypeOf(contentType);
   if (!type || (type === 'strategic' && !supportsStrategicMerge(def))) {
-    throw ApiError.unsupportedMediaType(contentType, supportedPatchTypes(def));
+    throw ApiError.unsupportedMediaType(supportedPatchTypes(def));
   }
   const body = r.req.body instanceof Buffer ? r.req.body : undefined;
   if (!body || body.length === 0) throw ApiError.badRequest('the request body must not be empty for a patch');

@@ -7,7 +7,8 @@ import { parseRequestInfo, type RequestInfo } from '../../modules/api/request-in
 import { ApiError } from '../../modules/api/status.js';
 import type { Authenticator, UserInfo } from '../../modules/authentication/index.js';
 import { negotiateOutput, type Conversion } from '../../modules/codec/index.js';
-import type { ResourceDefinition } from '../../modules/registry/definition.js';
+import { partialObjectMetadataSchema } from '../../modules/codec/protobuf/index.js';
+import type { ResourceDefinition, Schema } from '../../modules/registry/definition.js';
 import type { Registry } from '../../modules/registry/registry.js';
 import { requestLabels, type ApiMetrics } from '../../modules/metrics/index.js';
 import { deprecationOf, notServedError, type DeprecatedApis } from '../../modules/versioning/index.js';
@@ -28,6 +29,11 @@ function conversionServes(verb: string, c: Conversion): boolean {
 /** Kinds whose schema carries protobuf field numbers (the built-in kinds; CRDs have none). */
 function hasProtobufForm(def: ResourceDefinition): boolean {
   return Object.values(def.schema.properties ?? {}).some((p) => p['x-pgkube-protobuf'] !== undefined);
+}
+
+/** The message one object of the answer is written as: the kind's own, or PartialObjectMetadata. */
+function protobufSchema(def: ResourceDefinition, conversion: Conversion | undefined): Schema {
+  return conversion ? partialObjectMetadataSchema : def.schema;
 }
 
 function flatQuery(raw: unknown): Query {
@@ -67,19 +73,22 @@ export class Pipeline {
       this.track(info, query, req, reply);
       const user = this.authenticator.authenticate(req.headers.authorization);
       this.authorize(user, info);
-      // discovery negotiates its own forms (aggregated discovery); everything else picks JSON or YAML here
+      // discovery negotiates its own forms (aggregated discovery); resources pick JSON, YAML or Protobuf here
       if (!info.isResourceRequest) return this.nonResources.handle(info, req, reply, out);
       const def = this.registry.find(info.group, info.version, info.resource);
       if (!def) throw notServedError(info.group, info.version, info.resource);
       this.warnIfDeprecated(def, info, reply);
-      // Protobuf for kinds that have a protobuf form; watch streams stay JSON (the client listed JSON too, or 406)
-      const protobuf = hasProtobufForm(def) && info.verb !== 'watch';
-      const negotiated = negotiateOutput(req.headers.accept, (c) => conversionServes(info.verb, c), protobuf);
+      const negotiated = negotiateOutput(
+        req.headers.accept,
+        (c) => conversionServes(info.verb, c),
+        hasProtobufForm(def),
+        info.verb === 'watch',
+      );
       out = {
         ...out,
         format: negotiated.format,
         conversion: negotiated.conversion,
-        protobuf: negotiated.protobuf ? def.schema : undefined,
+        protobuf: negotiated.protobuf ? protobufSchema(def, negotiated.conversion) : undefined,
       };
       return await this.resources.handle({ info, def, query, req, reply, out });
     } catch (error) {

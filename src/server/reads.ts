@@ -25,6 +25,7 @@ import {
   type WatchCache,
 } from '../../modules/watch/index.js';
 import { send } from './respond.js';
+import { watchEncoding, type Presentation } from './watch-encoding.js';
 import type { ResourceRequest } from './resources.js';
 
 const DEFAULT_WATCH_TIMEOUT_S = 1800;
@@ -128,7 +129,7 @@ export class ReadHandlers {
         initialEventsEnd: start.kind !== 'exact' && start.initialEventsEnd,
         apiVersion: groupVersion(def.group, info.version),
         kind: def.kind,
-        present: r.out.conversion ? this.present(r) : undefined,
+        encoding: watchEncoding(r.out, this.presentation(r)),
       },
       r.reply.raw,
     );
@@ -143,13 +144,25 @@ export class ReadHandlers {
 
   /** An object as asked for: itself, a one-row Table, or its PartialObjectMetadata. */
   private present(r: ResourceRequest): (obj: KubeObject) => unknown {
+    return this.presentation(r)?.present ?? ((obj) => obj);
+  }
+
+  /** The conversion asked for, if any; a Table's cells depend on the time, so its events are not shared. */
+  private presentation(r: ResourceRequest): Presentation | undefined {
     const c = r.out.conversion;
     if (c?.as === 'Table') {
       const includeObject = parseIncludeObject(r.query.includeObject);
-      return (obj) => toTable(r.def, [obj], {}, { includeObject, version: c.version, nowMs: Date.now() });
+      return {
+        present: (obj) => toTable(r.def, [obj], {}, { includeObject, version: c.version, nowMs: Date.now() }),
+      };
     }
-    if (c?.as === 'PartialObjectMetadata') return (obj) => partialObjectMetadata(obj, c.version);
-    return (obj) => obj;
+    if (c?.as === 'PartialObjectMetadata') {
+      return {
+        present: (obj) => partialObjectMetadata(obj, c.version),
+        shared: `as=PartialObjectMetadata;v=${c.version}`,
+      };
+    }
+    return undefined;
   }
 
   private sendObject(r: ResourceRequest, obj: KubeObject): unknown {

@@ -1,7 +1,7 @@
 /** Writing responses: one encoder for objects, one for errors (every error is a Status, DESIGN.md rule 5). */
 import type { FastifyReply } from 'fastify';
-import { ApiError, type Status } from '../../modules/api/status.js';
-import { encodeProtobuf, encodeStatus, listSchema } from '../../modules/codec/protobuf/index.js';
+import { ApiError } from '../../modules/api/status.js';
+import { encodeProtobuf, responseSchema } from '../../modules/codec/protobuf/index.js';
 import type { Schema } from '../../modules/registry/definition.js';
 import { contentTypes, encodeBody, type Conversion, type Format } from '../../modules/codec/index.js';
 
@@ -10,16 +10,14 @@ export interface Output {
   pretty: boolean;
   /** Table or PartialObjectMetadata, when the client asked for it (reads only) */
   conversion?: Conversion;
-  /** answer in Protobuf: the kind's schema (lists and Status are derived from it) */
+  /** answer in Protobuf: the schema of one object (the kind's or PartialObjectMetadata's; lists and Status follow) */
   protobuf?: Schema;
 }
 
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 function protobufBody(body: Record<string, unknown>, schema: Schema): Buffer {
-  if (body.kind === 'Status') return Buffer.from(encodeStatus(body as unknown as Status));
-  const list = Array.isArray(body.items) && typeof body.kind === 'string' && body.kind.endsWith('List');
-  return Buffer.from(encodeProtobuf(body, list ? listSchema(schema) : schema));
+  return Buffer.from(encodeProtobuf(body, responseSchema(body, schema)));
 }
 
 export const jsonOutput: Output = { format: 'json', pretty: false };
@@ -55,10 +53,11 @@ export function send(reply: FastifyReply, code: number, body: unknown, out: Outp
       .header('Content-Type', PROTOBUF)
       .send(protobufBody(body as Record<string, unknown>, out.protobuf));
   }
+  // bytes, not a string: Fastify would add `; charset=utf-8`, which kube does not send
   return reply
     .code(code)
     .header('Content-Type', contentTypes[out.format])
-    .send(encodeBody(body, out.format, out.pretty));
+    .send(Buffer.from(encodeBody(body, out.format, out.pretty)));
 }
 
 /** Anything thrown while serving a request becomes a Status; unknown errors are 500s and are logged. */
@@ -68,7 +67,7 @@ export function toApiError(error: unknown, log: (e: unknown) => void): ApiError 
   if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE')
     return ApiError.tooLarge('Request entity too large: limit is 3145728');
   if (fastifyCode === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
-    return ApiError.unsupportedMediaType('', ['application/json']);
+    return ApiError.unsupportedMediaType(['application/json']);
   const status = (error as { statusCode?: number })?.statusCode;
   if (status && status >= 400 && status < 500)
     return new ApiError(status, 'BadRequest', (error as Error).message);

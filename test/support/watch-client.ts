@@ -1,14 +1,29 @@
-/** Reads a watch stream (newline-delimited JSON events) from the test server, event by event. */
+/**
+ * Reads a watch stream from the test server, event by event: newline-delimited JSON, or (with `protobuf`)
+ * kube's length-prefixed Protobuf frames, each decoded with our own codec.
+ */
 import { request as httpsRequest } from 'node:https';
+import {
+  decodeProtobuf,
+  decodeWatchEvent,
+  FrameReader,
+  statusSchema,
+  unwrap,
+} from '../../modules/codec/protobuf/index.js';
+import type { Schema } from '../../modules/registry/definition.js';
 import type { TestServer } from './server.js';
 
 export interface WatchEvent {
   type: string;
   object: any;
+  /** Protobuf streams: the frame's WatchEvent message, and the object's own body inside it */
+  frame?: Uint8Array;
+  body?: Uint8Array;
 }
 
 export interface WatchStream {
   status: number;
+  contentType: string;
   events: WatchEvent[];
   /** the next event not yet taken; fails after `timeoutMs` */
   next(timeoutMs?: number): Promise<WatchEvent>;
@@ -16,10 +31,59 @@ export interface WatchStream {
   ended: Promise<void>;
   /** true once the server ended the stream */
   finished(): boolean;
+  /** bytes received that do not (yet) make a whole event */
+  pending(): number;
+  /** the body of a non-200 answer */
+  errorBody(): Buffer;
   close(): void;
 }
 
-export function openWatch(s: TestServer, path: string): Promise<WatchStream> {
+export interface WatchClientOptions {
+  accept?: string;
+  /** read Protobuf frames; objects decode with this schema (Status with Status's) */
+  protobuf?: Schema;
+}
+
+type Decoder = { push(chunk: Buffer): WatchEvent[]; pending(): number };
+
+function jsonLines(): Decoder {
+  let buffer = '';
+  return {
+    push(chunk) {
+      buffer += chunk.toString('utf8');
+      const out: WatchEvent[] = [];
+      let nl;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        if (line.trim()) out.push(JSON.parse(line));
+      }
+      return out;
+    },
+    pending: () => Buffer.byteLength(buffer),
+  };
+}
+
+function protobufFrames(schema: Schema): Decoder {
+  const frames = new FrameReader();
+  return {
+    push(chunk) {
+      return frames.push(chunk).map((frame) => {
+        const { type, object: body } = decodeWatchEvent(frame);
+        const kind = unwrap(body).kind;
+        return { type, object: decodeProtobuf(body, kind === 'Status' ? statusSchema : schema), frame, body };
+      });
+    },
+    pending: () => frames.buffered,
+  };
+}
+
+export function openWatch(
+  s: TestServer,
+  path: string,
+  options: WatchClientOptions = {},
+): Promise<WatchStream> {
+  const accept = options.accept ?? (options.protobuf ? 'application/vnd.kubernetes.protobuf' : undefined);
   return new Promise((resolve, reject) => {
     const events: WatchEvent[] = [];
     let taken = 0;
@@ -27,20 +91,20 @@ export function openWatch(s: TestServer, path: string): Promise<WatchStream> {
     let endResolve!: () => void;
     let finished = false;
     const ended = new Promise<void>((r) => (endResolve = r));
+    const decoder = options.protobuf ? protobufFrames(options.protobuf) : jsonLines();
     const req = httpsRequest(
       new URL(path, s.url),
-      { method: 'GET', ca: s.ca, headers: { authorization: `Bearer ${s.token}` } },
+      {
+        method: 'GET',
+        ca: s.ca,
+        headers: { authorization: `Bearer ${s.token}`, ...(accept ? { accept } : {}) },
+      },
       (res) => {
-        let buffer = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buffer += chunk;
-          let nl;
-          while ((nl = buffer.indexOf('\n')) >= 0) {
-            const line = buffer.slice(0, nl);
-            buffer = buffer.slice(nl + 1);
-            if (line.trim()) events.push(JSON.parse(line));
-          }
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => {
+          // an error answer is one Status body, not a stream
+          if (res.statusCode !== 200) chunks.push(chunk);
+          else events.push(...decoder.push(chunk));
           wake?.();
         });
         res.on('end', () => {
@@ -58,9 +122,12 @@ export function openWatch(s: TestServer, path: string): Promise<WatchStream> {
         });
         resolve({
           status: res.statusCode ?? 0,
+          contentType: String(res.headers['content-type']),
           events,
           ended,
           finished: () => finished,
+          pending: () => decoder.pending(),
+          errorBody: () => Buffer.concat(chunks),
           async next(timeoutMs = 5000) {
             const deadline = Date.now() + timeoutMs;
             while (taken >= events.length) {

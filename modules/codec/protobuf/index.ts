@@ -10,8 +10,11 @@ export {
   encodeStatus,
   listMetaSchema,
   listSchema,
+  partialObjectMetadataSchema,
   preconditionsSchema,
+  responseSchema,
   statusSchema,
 } from './meta-messages.js';
+export { decodeWatchEvent, FrameReader, watchEventFrame, type WatchEventMessage } from './watch-event.js';
 export { isPointer, pointerMarker } from './shape.js';
 export { WireReader, WireType, WireWriter } from './wire.js';

@@ -2,7 +2,16 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../api/status.js';
 import { configMapDefinition } from '../../registry/kinds/index.js';
-import { decodeDeleteOptions, encodeProtobuf, encodeStatus, listSchema } from './meta-messages.js';
+import {
+  decodeDeleteOptions,
+  decodeProtobuf,
+  encodeProtobuf,
+  encodeStatus,
+  listSchema,
+  partialObjectMetadataSchema,
+  responseSchema,
+  statusSchema,
+} from './meta-messages.js';
 import { hex, pb, toHex, withPointers, objectMetaPointers } from './test-support.js';
 
 const text = (s: string) => Buffer.from(s, 'utf8').toString('hex');
@@ -86,5 +95,60 @@ describe('lists', () => {
         ),
     );
     assert.equal(toHex(encodeProtobuf(list, listSchema(item))), want);
+  });
+});
+
+describe('PartialObjectMetadata', () => {
+  // ObjectMeta of {name: a, namespace: n, resourceVersion: 5}: every Go value field written
+  const objectMeta = pb.msg(
+    1,
+    '0a0161',
+    '1200',
+    '1a016e',
+    '2200',
+    '2a00',
+    '3201' + text('5'),
+    '3800',
+    '4200',
+  );
+  const metadata = { name: 'a', namespace: 'n', resourceVersion: '5' };
+
+  it('is {1: ObjectMeta}, typed meta.k8s.io', () => {
+    const obj = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata };
+    const want = pb.envelope('meta.k8s.io/v1', 'PartialObjectMetadata', objectMeta);
+    assert.equal(toHex(encodeProtobuf(obj, responseSchema(obj, partialObjectMetadataSchema))), want);
+    // Go's zero Time reads back as kube's JSON writes it: null
+    assert.deepEqual(decodeProtobuf(hex(want), partialObjectMetadataSchema), {
+      ...obj,
+      metadata: { ...metadata, creationTimestamp: null },
+    });
+  });
+
+  it('its list is {1: ListMeta, 2: items} in v1 and {1: items, 2: ListMeta} in v1beta1', () => {
+    const listMeta = pb.msg(1, pb.str(1, ''), pb.str(2, '9'), pb.str(3, ''));
+    const item = objectMeta; // the item message: {1: ObjectMeta}
+    for (const [version, raw] of [
+      ['v1', listMeta + pb.bytes(2, item)],
+      ['v1beta1', pb.bytes(1, item) + pb.msg(2, pb.str(1, ''), pb.str(2, '9'), pb.str(3, ''))],
+    ]) {
+      const list = {
+        kind: 'PartialObjectMetadataList',
+        apiVersion: `meta.k8s.io/${version}`,
+        metadata: { resourceVersion: '9' },
+        items: [{ metadata }],
+      };
+      const schema = responseSchema(list, partialObjectMetadataSchema);
+      const want = pb.envelope(`meta.k8s.io/${version}`, 'PartialObjectMetadataList', raw);
+      assert.equal(toHex(encodeProtobuf(list, schema)), want, version);
+    }
+  });
+
+  it('responses pick Status, the list, or the object itself', () => {
+    const cm = configMapDefinition.schema;
+    assert.equal(responseSchema({ kind: 'Status' }, cm), statusSchema);
+    assert.equal(responseSchema({ kind: 'ConfigMap' }, cm), cm);
+    const list = responseSchema({ kind: 'ConfigMapList', items: [] }, cm);
+    assert.equal(list.properties?.items?.items, cm);
+    assert.equal(responseSchema({ kind: 'ConfigMapList', items: [] }, cm), list, 'one list schema per kind');
   });
 });

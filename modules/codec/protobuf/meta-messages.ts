@@ -9,6 +9,7 @@ import { decodeProtobufObject } from './decode.js';
 import { encodeProtobufObject } from './encode.js';
 import { unwrap, wrap } from './envelope.js';
 import { pointerMarker } from './shape.js';
+import { objectMetaSchema } from '../../registry/kinds/meta.js';
 
 const at = (n: number, schema: Schema): Schema => ({ ...schema, 'x-pgkube-protobuf': n });
 /** a Go pointer field: written only when set, its zero value kept */
@@ -90,6 +91,51 @@ export function listSchema(itemSchema: Schema): Schema {
       items: at(2, { type: 'array', items: itemSchema }),
     },
   };
+}
+
+/** PartialObjectMetadata (meta.k8s.io v1 and v1beta1): {1: ObjectMeta}, for any kind, CRDs included. */
+export const partialObjectMetadataSchema: Schema = {
+  type: 'object',
+  properties: { ...typeMeta, metadata: at(1, objectMetaSchema) },
+};
+
+const partialObjectMetadataListV1 = listSchema(partialObjectMetadataSchema);
+
+/** v1beta1 got its ListMeta late (1.15), after items had taken field 1: {1: items, 2: ListMeta}. */
+const partialObjectMetadataListV1beta1: Schema = {
+  type: 'object',
+  properties: {
+    ...typeMeta,
+    metadata: at(2, listMetaSchema),
+    items: at(1, { type: 'array', items: partialObjectMetadataSchema }),
+  },
+};
+
+/**
+ * The schema a response body is written with, given the schema of one object of the response: Status, the
+ * `<Kind>List` around it, PartialObjectMetadataList (whose field numbers differ between v1 and v1beta1), or
+ * the object itself.
+ */
+export function responseSchema(body: Record<string, unknown>, objectSchema: Schema): Schema {
+  if (body.kind === 'Status') return statusSchema;
+  if (body.kind === 'PartialObjectMetadataList') {
+    return body.apiVersion === 'meta.k8s.io/v1beta1'
+      ? partialObjectMetadataListV1beta1
+      : partialObjectMetadataListV1;
+  }
+  const list = Array.isArray(body.items) && typeof body.kind === 'string' && body.kind.endsWith('List');
+  return list ? listSchemaOf(objectSchema) : objectSchema;
+}
+
+/** one list schema per object schema, so its shape is worked out once */
+const lists = new WeakMap<Schema, Schema>();
+function listSchemaOf(objectSchema: Schema): Schema {
+  let list = lists.get(objectSchema);
+  if (!list) {
+    list = listSchema(objectSchema);
+    lists.set(objectSchema, list);
+  }
+  return list;
 }
 
 /** A whole protobuf body (envelope included) → the object's JSON form, kind and apiVersion included. */

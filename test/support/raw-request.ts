@@ -1,0 +1,38 @@
+/** HTTPS requests whose bodies stay bytes both ways (Protobuf, YAML), for the wire-format tests. */
+import { request as httpsRequest } from 'node:https';
+import type { TestServer } from './server.js';
+
+export interface RawResponse {
+  status: number;
+  /** the Content-Type header */
+  type: string;
+  body: Buffer;
+}
+
+export function rawRequest(
+  s: TestServer,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: Uint8Array | string,
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      new URL(path, s.url),
+      { method, ca: s.ca, headers: { authorization: `Bearer ${s.token}`, ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            type: String(res.headers['content-type']),
+            body: Buffer.concat(chunks),
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
