@@ -147,6 +147,27 @@ describe('/metrics', () => {
     assert.fail('the closed watch is still counted as long-running');
   });
 
+  it('counts the events sent to watchers by group, version and kind', async () => {
+    const labels = { group: '', version: 'v1', kind: 'ConfigMap' };
+    const before = Number(sample(await scrape(), 'apiserver_watch_events_total', labels)?.value ?? 0);
+    const rv = (await s.request('GET', '/api/v1/namespaces/default/configmaps')).json.metadata
+      .resourceVersion;
+    const watches = await Promise.all(
+      [1, 2].map(() => openWatch(s, `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${rv}`)),
+    );
+    try {
+      for (const name of ['w1', 'w2', 'w3']) {
+        await s.request('POST', '/api/v1/namespaces/default/configmaps', {
+          body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } },
+        });
+      }
+      for (const w of watches) for (let i = 0; i < 3; i++) assert.equal((await w.next()).type, 'ADDED');
+    } finally {
+      for (const w of watches) w.close();
+    }
+    assert.equal(Number(sample(await scrape(), 'apiserver_watch_events_total', labels)?.value), before + 6);
+  });
+
   it('refuses --show-hidden-metrics-for-version other than the previous minor release', () => {
     const r = spawnSync(process.execPath, [mainJs, 'serve', '--show-hidden-metrics-for-version=1.30'], {
       encoding: 'utf8',

@@ -37,8 +37,8 @@ export function jsonEventLine(type: EventType, object: unknown): string {
   return `{"type":"${type}","object":${JSON.stringify(object)}}\n`;
 }
 
-/** encoded events by stored object, then by encoding and event type */
-const encoded = new WeakMap<KubeObject, Map<string, string | Uint8Array>>();
+/** encoded events by stored object, then by encoding and event type (as bytes: written by many watchers) */
+const encoded = new WeakMap<KubeObject, Map<string, Uint8Array>>();
 
 /** An event of a stored object in `encoding`: from the cache when another watcher needed it already. */
 export function encodeEvent(
@@ -55,8 +55,24 @@ export function encodeEvent(
   const key = `${encoding.shared} ${type}`;
   let event = byKey.get(key);
   if (event === undefined) {
-    event = encoding.encode(type, object);
+    const bytes = encoding.encode(type, object);
+    event = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
     byKey.set(key, event);
   }
   return event;
+}
+
+const CRLF = Buffer.from('\r\n');
+/** HTTP/1.1 chunks of shared events, made once: a thousand watchers then write the same bytes */
+const chunks = new WeakMap<Uint8Array, Buffer>();
+
+/** `bytes` as one chunk of a chunked HTTP/1.1 body (not empty: an empty chunk ends the body) */
+export function httpChunk(bytes: string | Uint8Array): Buffer {
+  if (typeof bytes === 'string') return httpChunk(Buffer.from(bytes));
+  let chunk = chunks.get(bytes);
+  if (!chunk) {
+    chunk = Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, CRLF]);
+    chunks.set(bytes, chunk);
+  }
+  return chunk;
 }

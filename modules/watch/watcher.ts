@@ -4,9 +4,10 @@
  * matching as ADDED, as kube does); sends bookmarks when asked; is closed when it falls too far behind.
  */
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { KubeObject } from '../api/object.js';
 import type { Status } from '../api/status.js';
-import { encodeEvent, type CachedEvent, type EventType, type WatchEncoding } from './events.js';
+import { encodeEvent, httpChunk, type CachedEvent, type EventType, type WatchEncoding } from './events.js';
 import type { CacheListener, WatchCache } from './watch-cache.js';
 
 export interface WatchOptions {
@@ -26,6 +27,8 @@ export interface WatchOptions {
   kind: string;
   /** the stream's media type and how events are written in it (conversions included) */
   encoding: WatchEncoding;
+  /** counts the events sent (the apiserver_watch_events_total metric reads it) */
+  sent?: { n: number };
 }
 
 /** a watcher whose socket holds more unsent bytes than this is too slow: it is closed and relists */
@@ -36,6 +39,8 @@ export class Watcher implements CacheListener {
   private lastRv: number;
   private closed = false;
   private readonly timers: NodeJS.Timeout[] = [];
+  /** set when events are written to the socket directly, as HTTP/1.1 chunks */
+  private socket?: Socket;
 
   constructor(
     private readonly cache: WatchCache,
@@ -50,6 +55,9 @@ export class Watcher implements CacheListener {
     const o = this.options;
     this.res.writeHead(200, { 'Content-Type': o.encoding.contentType, 'Cache-Control': 'no-cache, private' });
     this.res.flushHeaders();
+    // Events go to the socket as ready-made chunks (shared between watchers): Node's response writer would
+    // frame and copy every event again for each of them.
+    if (this.res.chunkedEncoding && this.res.socket) this.socket = this.res.socket;
     this.res.on('close', () => this.close());
     if (!follow) return;
     for (const obj of o.initial) this.send('ADDED', obj);
@@ -116,8 +124,15 @@ export class Watcher implements CacheListener {
       this.close();
       return;
     }
-    this.res.write(bytes);
-    if (this.res.writableLength > MAX_BUFFERED) this.close();
+    if (bytes.length === 0) return;
+    if (this.options.sent) this.options.sent.n++;
+    if (this.socket) {
+      this.socket.write(httpChunk(bytes));
+      if (this.socket.writableLength > MAX_BUFFERED) this.close();
+    } else {
+      this.res.write(bytes);
+      if (this.res.writableLength > MAX_BUFFERED) this.close();
+    }
   }
 
   close(): void {

@@ -25,6 +25,7 @@ import {
   type WatchCache,
 } from '../../modules/watch/index.js';
 import { send } from './respond.js';
+import type { WatchLabels } from '../../modules/metrics/index.js';
 import { watchEncoding, type Presentation } from './watch-encoding.js';
 import type { ResourceRequest } from './resources.js';
 
@@ -35,6 +36,7 @@ export class ReadHandlers {
     private readonly generic: GenericStore,
     private readonly store: Store,
     private readonly cache: WatchCache,
+    private readonly watchEvents?: (labels: WatchLabels) => { n: number },
   ) {}
 
   async get(r: ResourceRequest): Promise<unknown> {
@@ -130,6 +132,7 @@ export class ReadHandlers {
         apiVersion: groupVersion(def.group, info.version),
         kind: def.kind,
         encoding: watchEncoding(r.out, this.presentation(r)),
+        sent: this.watchEvents?.({ group: def.group, version: info.version, kind: def.kind }),
       },
       r.reply.raw,
     );

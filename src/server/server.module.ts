@@ -90,7 +90,11 @@ export class ServerModule {
             return new Pipeline(
               new Authenticator(options.tokens),
               registry,
-              new ResourceHandlers(generic, new ReadHandlers(generic, store, cache), () => namespaces.kick()),
+              new ResourceHandlers(
+                generic,
+                new ReadHandlers(generic, store, cache, (labels) => metrics.watchEventCounter(labels)),
+                () => namespaces.kick(),
+              ),
               new NonResourceHandlers(
                 registry,
                 options.serverAddress,
