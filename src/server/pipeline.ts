@@ -6,12 +6,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseRequestInfo, type RequestInfo } from '../../modules/api/request-info.js';
 import { ApiError } from '../../modules/api/status.js';
 import type { Authenticator, UserInfo } from '../../modules/authentication/index.js';
-import { negotiateOutput, type Conversion } from '../../modules/codec/index.js';
+import { acceptsGzip, negotiateOutput, type Conversion } from '../../modules/codec/index.js';
 import { partialObjectMetadataSchema } from '../../modules/codec/protobuf/index.js';
 import type { ResourceDefinition, Schema } from '../../modules/registry/definition.js';
 import type { Registry } from '../../modules/registry/registry.js';
 import { requestLabels, type ApiMetrics } from '../../modules/metrics/index.js';
-import { deprecationOf, notServedError, type DeprecatedApis } from '../../modules/versioning/index.js';
+import {
+  deprecationOf,
+  FeatureGates,
+  notServedError,
+  type DeprecatedApis,
+} from '../../modules/versioning/index.js';
 import type { NonResourceHandlers } from './non-resource.js';
 import type { Query, ResourceHandlers } from './resources.js';
 import { addWarnings, jsonOutput, sendError, toApiError, type Output } from './respond.js';
@@ -61,6 +66,7 @@ export class Pipeline {
     private readonly deprecatedApis: DeprecatedApis,
     private readonly log: (e: unknown) => void,
     private readonly metrics?: ApiMetrics,
+    private readonly features: FeatureGates = FeatureGates.defaults(),
   ) {}
 
   async handle(req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
@@ -68,7 +74,11 @@ export class Pipeline {
     try {
       const query = flatQuery(req.query);
       const path = req.url.split('?', 1)[0];
-      out = { format: 'json', pretty: prettyRequested(query, req.headers['user-agent']) };
+      out = {
+        format: 'json',
+        pretty: prettyRequested(query, req.headers['user-agent']),
+        gzip: this.features.enabled('APIResponseCompression') && acceptsGzip(req.headers['accept-encoding']),
+      };
       const info = parseRequestInfo(req.method, decodeURIComponent(path), query);
       this.track(info, query, req, reply);
       const user = this.authenticator.authenticate(req.headers.authorization);

@@ -3,7 +3,13 @@ import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../modules/api/status.js';
 import { encodeProtobuf, responseSchema } from '../../modules/codec/protobuf/index.js';
 import type { Schema } from '../../modules/registry/definition.js';
-import { contentTypes, encodeBody, type Conversion, type Format } from '../../modules/codec/index.js';
+import {
+  contentTypes,
+  encodeBody,
+  gzipIfLarge,
+  type Conversion,
+  type Format,
+} from '../../modules/codec/index.js';
 
 export interface Output {
   format: Format;
@@ -12,6 +18,8 @@ export interface Output {
   conversion?: Conversion;
   /** answer in Protobuf: the schema of one object (the kind's or PartialObjectMetadata's; lists and Status follow) */
   protobuf?: Schema;
+  /** the client accepts gzip and APIResponseCompression is on: large bodies are compressed */
+  gzip?: boolean;
 }
 
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
@@ -47,17 +55,14 @@ export function addWarnings(reply: FastifyReply, texts: readonly string[]): void
 }
 
 export function send(reply: FastifyReply, code: number, body: unknown, out: Output): FastifyReply {
-  if (out.protobuf) {
-    return reply
-      .code(code)
-      .header('Content-Type', PROTOBUF)
-      .send(protobufBody(body as Record<string, unknown>, out.protobuf));
-  }
   // bytes, not a string: Fastify would add `; charset=utf-8`, which kube does not send
-  return reply
-    .code(code)
-    .header('Content-Type', contentTypes[out.format])
-    .send(Buffer.from(encodeBody(body, out.format, out.pretty)));
+  const bytes = out.protobuf
+    ? protobufBody(body as Record<string, unknown>, out.protobuf)
+    : Buffer.from(encodeBody(body, out.format, out.pretty));
+  reply.code(code).header('Content-Type', out.protobuf ? PROTOBUF : contentTypes[out.format]);
+  const gzipped = out.gzip ? gzipIfLarge(bytes) : undefined;
+  if (!gzipped) return reply.send(bytes);
+  return reply.header('Content-Encoding', 'gzip').header('Vary', 'Accept-Encoding').send(gzipped);
 }
 
 /** Anything thrown while serving a request becomes a Status; unknown errors are 500s and are logged. */

@@ -104,6 +104,7 @@ export class ServerModule {
               deprecatedApis,
               (e) => logger.error(e instanceof Error ? (e.stack ?? e.message) : String(e)),
               metrics,
+              config.featureGates,
             );
           },
           inject: [Registry, GenericStore, STORE, NamespaceController, WatchCache, SQL, DeprecatedApis],

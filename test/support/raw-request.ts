@@ -6,6 +6,7 @@ export interface RawResponse {
   status: number;
   /** the Content-Type header */
   type: string;
+  headers: Record<string, string | string[] | undefined>;
   body: Buffer;
 }
 
@@ -27,6 +28,7 @@ export function rawRequest(
           resolve({
             status: res.statusCode ?? 0,
             type: String(res.headers['content-type']),
+            headers: res.headers,
             body: Buffer.concat(chunks),
           }),
         );
