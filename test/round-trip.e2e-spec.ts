@@ -1,12 +1,13 @@
 /**
  * Every built-in kind through the real server in every wire format: a populated object is created in JSON,
- * YAML and Protobuf, and each is read back in all three. All readings agree, every field sent comes back,
+ * YAML, Protobuf and CBOR (its feature gate on), and each is read back in all four. All readings agree, every field sent comes back,
  * and the format an object was written in leaves no trace in what is stored.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { KubeObject } from '../modules/api/object.js';
+import { cborListSchema, decodeCbor, encodeCbor } from '../modules/codec/cbor/index.js';
 import { decodeProtobuf, encodeProtobuf, listSchema } from '../modules/codec/protobuf/index.js';
 import type { ResourceDefinition } from '../modules/registry/definition.js';
 import {
@@ -21,24 +22,27 @@ import { testDatabase, type TestDatabase } from './support/database.js';
 import { rawRequest } from './support/raw-request.js';
 import { startServer, type TestServer } from './support/server.js';
 
-type Format = 'json' | 'yaml' | 'protobuf';
-const formats: Format[] = ['json', 'yaml', 'protobuf'];
+type Format = 'json' | 'yaml' | 'protobuf' | 'cbor';
+const formats: Format[] = ['json', 'yaml', 'protobuf', 'cbor'];
 const mediaType: Record<Format, string> = {
   json: 'application/json',
   yaml: 'application/yaml',
   protobuf: 'application/vnd.kubernetes.protobuf',
+  cbor: 'application/cbor',
 };
 
 function encode(obj: KubeObject, format: Format, def: ResourceDefinition): Uint8Array | string {
   if (format === 'json') return JSON.stringify(obj);
   // as a kube client writes YAML (1.1: strings that look like booleans or times are quoted)
   if (format === 'yaml') return stringifyYaml(obj, { version: '1.1' });
+  if (format === 'cbor') return encodeCbor(obj, def.schema);
   return encodeProtobuf(obj, def.schema);
 }
 
 function decode(body: Buffer, format: Format, def: ResourceDefinition): KubeObject {
   if (format === 'json') return JSON.parse(body.toString('utf8'));
   if (format === 'yaml') return parseYaml(body.toString('utf8'), { version: '1.1' });
+  if (format === 'cbor') return decodeCbor(body, def.schema) as KubeObject;
   return decodeProtobuf(body, def.schema) as KubeObject;
 }
 
@@ -182,13 +186,13 @@ const kinds: { def: ResourceDefinition; path: string; object: (name: string) => 
   },
 ];
 
-describe('round trips of every built-in kind in JSON, YAML and Protobuf', () => {
+describe('round trips of every built-in kind in JSON, YAML, Protobuf and CBOR', () => {
   let db: TestDatabase;
   let s: TestServer;
 
   before(async () => {
     db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url });
+    s = await startServer({ databaseUrl: db.url, args: ['--feature-gates=CBORServingAndStorage=true'] });
     await s.request('POST', '/api/v1/namespaces', {
       body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
     });
@@ -229,12 +233,13 @@ describe('round trips of every built-in kind in JSON, YAML and Protobuf', () => 
       // the format a write came in makes no difference to what is kept
       assert.deepEqual(content(stored[1]), content(stored[0]), 'YAML vs JSON');
       assert.deepEqual(content(stored[2]), content(stored[0]), 'Protobuf vs JSON');
+      assert.deepEqual(content(stored[3]), content(stored[0]), 'CBOR vs JSON');
     });
   }
 
-  it('lists read back alike in JSON, YAML and Protobuf', async () => {
+  it('lists read back alike in JSON, YAML, Protobuf and CBOR', async () => {
     for (const { def, path } of kinds) {
-      const [json, yaml, pb] = await Promise.all(
+      const [json, yaml, pb, cbor] = await Promise.all(
         formats.map((f) => rawRequest(s, 'GET', path, { accept: mediaType[f] })),
       );
       const list = JSON.parse(json.body.toString());
@@ -242,6 +247,8 @@ describe('round trips of every built-in kind in JSON, YAML and Protobuf', () => 
       // the wire form of a list item has no place for kind and apiVersion (kube's JSON items lack them too)
       const items = list.items.map(({ kind: _k, apiVersion: _a, ...item }: KubeObject) => item);
       assert.deepEqual(decodeProtobuf(pb.body, listSchema(def.schema)), { ...list, items }, def.kind);
+      assert.equal(cbor.type, 'application/cbor');
+      assert.deepEqual(decodeCbor(cbor.body, cborListSchema(def.schema)), list, def.kind);
     }
   });
 });

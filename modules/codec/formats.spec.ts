@@ -12,6 +12,15 @@ const code = (fn: () => unknown) => {
   return 0;
 };
 
+const message = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    return (e as ApiError).message;
+  }
+  return '';
+};
+
 describe('negotiation', () => {
   for (const [accept, format] of [
     [undefined, 'json'],
@@ -56,78 +65,81 @@ describe('negotiation', () => {
     );
   });
   const all = () => true;
-  const message = (fn: () => unknown) => {
-    try {
-      fn();
-    } catch (e) {
-      return (e as ApiError).message;
-    }
-    return '';
-  };
 
   it('Protobuf for kinds that have a form, in order of preference, the spec’s alias included', () => {
     const pb = 'application/vnd.kubernetes.protobuf';
-    assert.deepEqual(negotiateOutput(`${pb}, application/json`, all, true), {
+    assert.deepEqual(negotiateOutput(`${pb}, application/json`, all, { protobuf: true }), {
       format: 'json',
       protobuf: true,
     });
-    assert.deepEqual(negotiateOutput('application/vnd.orch.protobuf', all, true), {
+    assert.deepEqual(negotiateOutput('application/vnd.orch.protobuf', all, { protobuf: true }), {
       format: 'json',
       protobuf: true,
     });
-    assert.deepEqual(negotiateOutput(`${pb}, application/json`, all, false), { format: 'json' });
-    assert.deepEqual(negotiateOutput(`application/json, ${pb}`, all, true), { format: 'json' });
+    assert.deepEqual(negotiateOutput(`${pb}, application/json`, all, {}), { format: 'json' });
+    assert.deepEqual(negotiateOutput(`application/json, ${pb}`, all, { protobuf: true }), { format: 'json' });
     // wildcards pick JSON first, as kube's serializer order has it
-    assert.deepEqual(negotiateOutput('application/*', all, true), { format: 'json' });
+    assert.deepEqual(negotiateOutput('application/*', all, { protobuf: true }), { format: 'json' });
     assert.equal(
-      code(() => negotiateOutput(pb, all, false)),
+      code(() => negotiateOutput(pb, all, {})),
       406,
     );
   });
 
   it('PartialObjectMetadata may be Protobuf (for any kind); Table never is', () => {
     const pom = 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io';
-    assert.deepEqual(negotiateOutput(pom, all, false), {
+    assert.deepEqual(negotiateOutput(pom, all, {}), {
       format: 'json',
       conversion: { as: 'PartialObjectMetadataList', version: 'v1' },
       protobuf: true,
     });
     const table = 'application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io';
     assert.equal(
-      code(() => negotiateOutput(table, all, true)),
+      code(() => negotiateOutput(table, all, { protobuf: true })),
       406,
     );
-    assert.deepEqual(negotiateOutput(`${table}, application/yaml;as=Table;v=v1;g=meta.k8s.io`, all, true), {
-      format: 'yaml',
-      conversion: { as: 'Table', version: 'v1' },
-    });
+    assert.deepEqual(
+      negotiateOutput(`${table}, application/yaml;as=Table;v=v1;g=meta.k8s.io`, all, { protobuf: true }),
+      {
+        format: 'yaml',
+        conversion: { as: 'Table', version: 'v1' },
+      },
+    );
   });
 
   it('watch streams: JSON or Protobuf; YAML first is 406 with the stream types', () => {
     const pb = 'application/vnd.kubernetes.protobuf';
-    assert.deepEqual(negotiateOutput(pb, all, true, true), { format: 'json', protobuf: true });
-    assert.deepEqual(negotiateOutput(`${pb};stream=watch`, all, true, true), {
+    assert.deepEqual(negotiateOutput(pb, all, { protobuf: true, stream: true }), {
       format: 'json',
       protobuf: true,
     });
-    assert.deepEqual(negotiateOutput(undefined, all, true, true), { format: 'json' });
+    assert.deepEqual(negotiateOutput(`${pb};stream=watch`, all, { protobuf: true, stream: true }), {
+      format: 'json',
+      protobuf: true,
+    });
+    assert.deepEqual(negotiateOutput(undefined, all, { protobuf: true, stream: true }), { format: 'json' });
     const streams =
       'only the following media types are accepted: application/json;stream=watch, ' +
       'application/vnd.kubernetes.protobuf;stream=watch';
     assert.equal(
-      message(() => negotiateOutput('application/yaml, application/json', all, true, true)),
+      message(() =>
+        negotiateOutput('application/yaml, application/json', all, { protobuf: true, stream: true }),
+      ),
       streams,
     );
     assert.equal(
-      message(() => negotiateOutput('text/html', all, true, true)),
+      message(() => negotiateOutput('text/html', all, { protobuf: true, stream: true })),
       streams,
     );
     // stream=watch needs a stream form; any other stream is not served
-    assert.deepEqual(negotiateOutput('application/yaml;stream=watch, application/json', all, true), {
-      format: 'json',
-    });
+    assert.deepEqual(
+      negotiateOutput('application/yaml;stream=watch, application/json', all, { protobuf: true }),
+      {
+        format: 'json',
+      },
+    );
     assert.equal(
-      code(() => negotiateOutput('application/json;stream=other', all, true)),
+      code(() => negotiateOutput('application/json;stream=other', all, { protobuf: true })),
       406,
     );
   });
@@ -186,5 +198,65 @@ describe('bodies', () => {
   });
   it('writes YAML with sorted keys', () => {
     assert.equal(encodeBody({ b: 1, a: { d: 1, c: 2 } }, 'yaml', false), 'a:\n  c: 2\n  d: 1\nb: 1\n');
+  });
+});
+
+describe('CBOR (feature gate CBORServingAndStorage)', () => {
+  const all = () => true;
+  const cbor = { protobuf: true, cbor: true };
+  it('is served only while the gate is on, after JSON for wildcards', () => {
+    assert.deepEqual(negotiateOutput('application/cbor', all, cbor), { format: 'json', cbor: true });
+    assert.equal(
+      code(() => negotiateOutput('application/cbor', all, { protobuf: true })),
+      406,
+    );
+    assert.deepEqual(negotiateOutput('*/*', all, cbor), { format: 'json' });
+    assert.deepEqual(negotiateOutput('application/cbor, application/json', all, { protobuf: true }), {
+      format: 'json',
+    });
+  });
+  it('lists application/cbor in a 406 and a 415 only while served', () => {
+    assert.match(
+      message(() => negotiateOutput('text/html', all, cbor)),
+      /application\/cbor/,
+    );
+    assert.doesNotMatch(
+      message(() => negotiateOutput('text/html', all, { protobuf: true })),
+      /cbor/,
+    );
+    assert.match(
+      message(() => negotiateInput('text/plain', true)),
+      /application\/cbor/,
+    );
+    assert.equal(negotiateInput('application/cbor', true), 'cbor');
+    assert.equal(
+      code(() => negotiateInput('application/cbor', false)),
+      415,
+    );
+  });
+  it('answers a watch as a CBOR sequence, asked for by either name; never a Table', () => {
+    const watch = { ...cbor, stream: true };
+    assert.deepEqual(negotiateOutput('application/cbor-seq', all, watch), { format: 'json', cbor: true });
+    assert.deepEqual(negotiateOutput('application/cbor', all, watch), { format: 'json', cbor: true });
+    assert.equal(
+      code(() => negotiateOutput('application/cbor-seq', all, cbor)),
+      406,
+    );
+    assert.match(
+      message(() => negotiateOutput('text/html', all, watch)),
+      /application\/cbor-seq/,
+    );
+    assert.equal(
+      code(() => negotiateOutput('application/cbor;as=Table;v=v1;g=meta.k8s.io', all, cbor)),
+      406,
+    );
+    assert.deepEqual(
+      negotiateOutput('application/cbor;as=PartialObjectMetadata;v=v1;g=meta.k8s.io', all, cbor),
+      {
+        format: 'json',
+        conversion: { as: 'PartialObjectMetadata', version: 'v1' },
+        cbor: true,
+      },
+    );
   });
 });

@@ -1,4 +1,4 @@
-/** The text wire formats (JSON and YAML), and negotiation between them and Protobuf (406/415). */
+/** The text wire formats (JSON and YAML), and negotiation between them, Protobuf and CBOR (406/415). */
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { ApiError } from '../api/status.js';
 import { parseAccept, parseMediaType, type MediaType } from './media-type.js';
@@ -10,26 +10,42 @@ export const contentTypes: Record<Format, string> = {
   yaml: 'application/yaml',
 };
 
-/** what kube lists as serializable (406, 415) */
-const supportedMediaTypes = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+/** what kube lists as serializable (406, 415); CBOR while its feature gate is on */
+function supportedMediaTypes(cbor: boolean): string[] {
+  const types = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+  return cbor ? [...types, 'application/cbor'] : types;
+}
 /** what kube lists for watch streams: YAML has no stream form */
-const streamMediaTypes = [
-  'application/json;stream=watch',
-  'application/vnd.kubernetes.protobuf;stream=watch',
-];
+function streamMediaTypes(cbor: boolean): string[] {
+  const types = ['application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch'];
+  return cbor ? [...types, 'application/cbor-seq'] : types;
+}
 
 /** kube's Protobuf media type, and the spec's alias for it */
 const protobufSubtypes = new Set(['vnd.kubernetes.protobuf', 'vnd.orch.protobuf']);
 
-type Serializer = Format | 'protobuf';
+type Serializer = Format | 'protobuf' | 'cbor';
 /** in kube's order: a wildcard picks the first that fits */
-const serializers: Serializer[] = ['json', 'yaml', 'protobuf'];
+const serializers: Serializer[] = ['json', 'yaml', 'protobuf', 'cbor'];
 
-function matches(m: MediaType, s: Serializer): boolean {
+function matches(m: MediaType, s: Serializer, stream: boolean): boolean {
   if (m.type === '*' && m.subtype === '*') return true;
   if (m.type !== 'application') return false;
   if (m.subtype === '*') return true;
-  return s === 'protobuf' ? protobufSubtypes.has(m.subtype) : m.subtype === s;
+  if (s === 'protobuf') return protobufSubtypes.has(m.subtype);
+  // a CBOR watch answers as a CBOR sequence, asked for by either name
+  if (s === 'cbor') return m.subtype === 'cbor' || (stream && m.subtype === 'cbor-seq');
+  return m.subtype === s;
+}
+
+/** The forms this request may be answered in, besides JSON and YAML. */
+export interface Forms {
+  /** the kind has a Protobuf form */
+  protobuf?: boolean;
+  /** the answer is a watch stream */
+  stream?: boolean;
+  /** CBOR is served (feature gate CBORServingAndStorage) */
+  cbor?: boolean;
 }
 
 /** A conversion the client asked for with `as=` (meta.k8s.io v1 / v1beta1). */
@@ -43,6 +59,8 @@ export interface Negotiated {
   conversion?: Conversion;
   /** the answer is Protobuf (of the kind, or of PartialObjectMetadata(List)) */
   protobuf?: boolean;
+  /** the answer is CBOR */
+  cbor?: boolean;
 }
 
 const conversions = new Set(['Table', 'PartialObjectMetadata', 'PartialObjectMetadataList']);
@@ -64,59 +82,63 @@ function serves(
   m: MediaType,
   s: Serializer,
   accepts: (c: Conversion) => boolean,
-  protobuf: boolean,
+  forms: Forms,
 ): Negotiated | undefined {
-  if (m.params.stream && (s === 'yaml' || m.params.stream !== 'watch')) return undefined;
+  if (s === 'cbor' && !forms.cbor) return undefined;
+  if (m.params.stream && (s === 'yaml' || s === 'cbor' || m.params.stream !== 'watch')) return undefined;
   const conversion = conversionOf(m.params);
   if (conversion === null) return undefined;
   if (conversion) {
-    // kube prints Tables only as JSON or YAML; PartialObjectMetadata has a Protobuf form for every kind
-    if (conversion.as === 'Table' && s === 'protobuf') return undefined;
+    // kube prints Tables only as JSON or YAML; PartialObjectMetadata has a binary form for every kind
+    if (conversion.as === 'Table' && (s === 'protobuf' || s === 'cbor')) return undefined;
     if (!accepts(conversion)) return undefined;
-  } else if (s === 'protobuf' && !protobuf) return undefined;
-  const format = s === 'protobuf' ? 'json' : s;
+  } else if (s === 'protobuf' && !forms.protobuf) return undefined;
+  const format = s === 'protobuf' || s === 'cbor' ? 'json' : s;
   const out: Negotiated = conversion ? { format, conversion } : { format };
   if (s === 'protobuf') out.protobuf = true;
+  if (s === 'cbor') out.cbor = true;
   return out;
 }
 
 /**
- * Picks the response form from Accept, in order of preference, as kube does: JSON, YAML or Protobuf (only for
- * kinds with a Protobuf form: `protobuf`), optionally converted to Table or PartialObjectMetadata(List) when
- * the request can give it (`accepts`). A media type that cannot be served is skipped; nothing left → 406.
- * A watch (`stream`) takes the first fit too, and 406s when that has no stream form (YAML).
+ * Picks the response form from Accept, in order of preference, as kube does: JSON, YAML, Protobuf (only for
+ * kinds with a Protobuf form) or CBOR (while its gate is on), optionally converted to Table or
+ * PartialObjectMetadata(List) when the request can give it (`accepts`). A media type that cannot be served is
+ * skipped; nothing left → 406. A watch (`stream`) takes the first fit too, and 406s when that has no stream
+ * form (YAML).
  */
 export function negotiateOutput(
   accept: string | undefined,
   accepts: (c: Conversion) => boolean = () => false,
-  protobuf = false,
-  stream = false,
+  forms: Forms = {},
 ): Negotiated {
+  const stream = !!forms.stream;
   const list = parseAccept(accept);
   if (list.length === 0) return { format: 'json' };
   for (const m of list) {
     for (const s of serializers) {
-      if (!matches(m, s)) continue;
-      const out = serves(m, s, accepts, protobuf);
+      if (!matches(m, s, stream)) continue;
+      const out = serves(m, s, accepts, forms);
       if (!out) continue;
-      if (stream && out.format === 'yaml') throw ApiError.notAcceptable(streamMediaTypes);
+      if (stream && out.format === 'yaml') throw ApiError.notAcceptable(streamMediaTypes(!!forms.cbor));
       return out;
     }
   }
-  throw ApiError.notAcceptable(stream ? streamMediaTypes : supportedMediaTypes);
+  throw ApiError.notAcceptable(stream ? streamMediaTypes(!!forms.cbor) : supportedMediaTypes(!!forms.cbor));
 }
 
-/** Request bodies may also be Protobuf (kube's media type, and the spec's alias for it). */
-export type InputFormat = Format | 'protobuf';
+/** Request bodies may also be Protobuf (kube's media type, and the spec's alias for it), or CBOR. */
+export type InputFormat = Format | 'protobuf' | 'cbor';
 
-export function negotiateInput(contentType: string | undefined): InputFormat {
+export function negotiateInput(contentType: string | undefined, cbor = false): InputFormat {
   if (!contentType) return 'json';
   const m = parseMediaType(contentType);
   if (m?.type === 'application' && !m.params.as) {
     if (protobufSubtypes.has(m.subtype)) return 'protobuf';
     if (m.subtype === 'json' || m.subtype === 'yaml') return m.subtype;
+    if (m.subtype === 'cbor' && cbor) return 'cbor';
   }
-  throw ApiError.unsupportedMediaType(supportedMediaTypes);
+  throw ApiError.unsupportedMediaType(supportedMediaTypes(cbor));
 }
 
 export function decodeBody(body: Buffer | string, format: Format): unknown {

@@ -1,6 +1,7 @@
 /** Request bodies → objects of the addressed kind: media type, syntax, kind check, schema pruning. */
 import { isPlainObject, type KubeObject } from '../../modules/api/object.js';
 import { ApiError } from '../../modules/api/status.js';
+import { decodeCbor } from '../../modules/codec/cbor/index.js';
 import { decodeBody, negotiateInput } from '../../modules/codec/index.js';
 import {
   decodeProtobufObject,
@@ -70,15 +71,18 @@ function parseProtobuf(def: ResourceDefinition, version: string, body: Buffer): 
   }
 }
 
-/** Syntax only: JSON, YAML or Protobuf bytes → a plain value. */
+/** Syntax only: JSON, YAML, Protobuf or CBOR bytes → a plain value. */
 function parseBody(
   def: ResourceDefinition,
   version: string,
   contentType: string | undefined,
   body: Buffer,
+  cbor: boolean,
 ): { raw: unknown; text?: string } {
-  const format = negotiateInput(contentType);
+  const format = negotiateInput(contentType, cbor);
   if (format === 'protobuf') return { raw: parseProtobuf(def, version, body) };
+  // CBOR's decoder refuses duplicate keys itself, as kube's does
+  if (format === 'cbor') return { raw: decodeCbor(body, def.schema) };
   const text = body.toString('utf8');
   if (format === 'yaml') {
     const duplicates = findYamlDuplicateKeys(text);
@@ -94,9 +98,10 @@ export function decodeRequestObject(
   contentType: string | undefined,
   body: Buffer | undefined,
   validation: FieldValidation,
+  cbor = false,
 ): Decoded {
   if (!body || body.length === 0) throw ApiError.badRequest('request body must not be empty');
-  const { raw, text } = parseBody(def, version, contentType, body);
+  const { raw, text } = parseBody(def, version, contentType, body, cbor);
   if (!isPlainObject(raw)) throw ApiError.badRequest(`the body must be a ${def.kind} object`);
   const expectedVersion = groupVersion(def.group, version);
   if (raw.apiVersion !== undefined && raw.apiVersion !== expectedVersion) {

@@ -14,6 +14,7 @@ import {
   supportedPatchTypes,
   supportsStrategicMerge,
 } from '../../modules/apply/index.js';
+import { applyPatchCborMediaType, decodeCbor } from '../../modules/codec/cbor/index.js';
 import { decodeBody } from '../../modules/codec/index.js';
 import { groupVersion } from '../../modules/registry/definition.js';
 import type { GenericStore, WriteOptions, WriteResult } from '../../modules/registry/generic-store.js';
@@ -36,13 +37,19 @@ export async function patchObject(
 ): Promise<PatchResult> {
   const { def, info } = r;
   const contentType = r.req.headers['content-type'] ?? '';
-  const type = patchTypeOf(contentType);
+  // apply configurations may also come as CBOR while its gate is on (no CBOR form of the other patch types)
+  const cborApply = !!r.cbor && contentType.split(';', 1)[0] === applyPatchCborMediaType;
+  const type = cborApply ? 'apply' : patchTypeOf(contentType);
   if (!type || (type === 'strategic' && !supportsStrategicMerge(def))) {
-    throw ApiError.unsupportedMediaType(supportedPatchTypes(def));
+    const supported = supportedPatchTypes(def);
+    throw ApiError.unsupportedMediaType(r.cbor ? [...supported, applyPatchCborMediaType] : supported);
   }
   const body = r.req.body instanceof Buffer ? r.req.body : undefined;
   if (!body || body.length === 0) throw ApiError.badRequest('the request body must not be empty for a patch');
-  if (type === 'apply') return serverSideApply(generic, r, options, decodeBody(body, 'yaml'), validation);
+  if (type === 'apply') {
+    const applied = cborApply ? decodeCbor(body) : decodeBody(body, 'yaml');
+    return serverSideApply(generic, r, options, applied, validation);
+  }
   if (r.query.force !== undefined) throw ApiError.badRequest('force is only allowed for apply patches');
   const patch = decodeBody(body, 'json');
   const namesRv =

@@ -83,24 +83,26 @@ export class Pipeline {
       this.track(info, query, req, reply);
       const user = this.authenticator.authenticate(req.headers.authorization);
       this.authorize(user, info);
-      // discovery negotiates its own forms (aggregated discovery); resources pick JSON, YAML or Protobuf here
+      // discovery negotiates its own forms (aggregated discovery); resources pick JSON, YAML, Protobuf or CBOR here
       if (!info.isResourceRequest) return this.nonResources.handle(info, req, reply, out);
       const def = this.registry.find(info.group, info.version, info.resource);
       if (!def) throw notServedError(info.group, info.version, info.resource);
       this.warnIfDeprecated(def, info, reply);
-      const negotiated = negotiateOutput(
-        req.headers.accept,
-        (c) => conversionServes(info.verb, c),
-        hasProtobufForm(def),
-        info.verb === 'watch',
-      );
+      const cbor = this.features.enabled('CBORServingAndStorage');
+      const negotiated = negotiateOutput(req.headers.accept, (c) => conversionServes(info.verb, c), {
+        protobuf: hasProtobufForm(def),
+        stream: info.verb === 'watch',
+        cbor,
+      });
       out = {
         ...out,
         format: negotiated.format,
         conversion: negotiated.conversion,
         protobuf: negotiated.protobuf ? protobufSchema(def, negotiated.conversion) : undefined,
+        // CBOR needs the kind's schema only to know its byte fields; PartialObjectMetadata has none
+        cbor: negotiated.cbor ? { schema: negotiated.conversion ? undefined : def.schema } : undefined,
       };
-      return await this.resources.handle({ info, def, query, req, reply, out });
+      return await this.resources.handle({ info, def, query, req, reply, out, cbor });
     } catch (error) {
       if (reply.sent || reply.raw.headersSent) return undefined;
       return sendError(reply, toApiError(error, this.log), out);

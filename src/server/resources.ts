@@ -4,6 +4,7 @@ import { isPlainObject } from '../../modules/api/object.js';
 import type { RequestInfo } from '../../modules/api/request-info.js';
 import { ApiError } from '../../modules/api/status.js';
 import { decodeBody, negotiateInput } from '../../modules/codec/index.js';
+import { decodeCbor } from '../../modules/codec/cbor/index.js';
 import { decodeDeleteOptions } from '../../modules/codec/protobuf/index.js';
 import type { ResourceDefinition } from '../../modules/registry/definition.js';
 import type { DeleteOptions, GenericStore, WriteOptions } from '../../modules/registry/generic-store.js';
@@ -23,6 +24,8 @@ export interface ResourceRequest {
   req: FastifyRequest;
   reply: FastifyReply;
   out: Output;
+  /** CBOR request bodies are read (feature gate CBORServingAndStorage) */
+  cbor?: boolean;
 }
 
 function dryRun(query: Query): boolean {
@@ -109,6 +112,7 @@ export class ResourceHandlers {
       r.req.headers['content-type'],
       bodyOf(r.req),
       validation,
+      r.cbor,
     );
     const created = await this.generic.create(def, info.namespace, object, writeOptions(r));
     addWarnings(r.reply, warnings);
@@ -125,6 +129,7 @@ export class ResourceHandlers {
       r.req.headers['content-type'],
       bodyOf(r.req),
       validation,
+      r.cbor,
     );
     const options = writeOptions(r);
     const result = await this.generic.update(def, info.namespace, info.name, object, options);
@@ -136,8 +141,13 @@ export class ResourceHandlers {
     const body = bodyOf(r.req);
     let fromBody: Record<string, unknown> = {};
     if (body && body.length > 0) {
-      const format = negotiateInput(r.req.headers['content-type']);
-      const decoded = format === 'protobuf' ? decodeDeleteOptions(body) : decodeBody(body, format);
+      const format = negotiateInput(r.req.headers['content-type'], r.cbor);
+      const decoded =
+        format === 'protobuf'
+          ? decodeDeleteOptions(body)
+          : format === 'cbor'
+            ? decodeCbor(body)
+            : decodeBody(body, format);
       if (!isPlainObject(decoded)) throw ApiError.badRequest('the body must be a DeleteOptions object');
       fromBody = decoded;
     }

@@ -1,6 +1,7 @@
 /** Writing responses: one encoder for objects, one for errors (every error is a Status, DESIGN.md rule 5). */
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../modules/api/status.js';
+import { cborListSchema, cborMediaType, encodeCbor } from '../../modules/codec/cbor/index.js';
 import { encodeProtobuf, responseSchema } from '../../modules/codec/protobuf/index.js';
 import type { Schema } from '../../modules/registry/definition.js';
 import {
@@ -20,12 +21,21 @@ export interface Output {
   protobuf?: Schema;
   /** the client accepts gzip and APIResponseCompression is on: large bodies are compressed */
   gzip?: boolean;
+  /** answer in CBOR; the kind's schema tells which fields are bytes (none for Status, Table, metadata) */
+  cbor?: { schema?: Schema };
 }
 
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 function protobufBody(body: Record<string, unknown>, schema: Schema): Buffer {
   return Buffer.from(encodeProtobuf(body, responseSchema(body, schema)));
+}
+
+/** A Status carries no byte fields; a list of the kind is read through its items' schema. */
+function cborBody(body: Record<string, unknown>, schema: Schema | undefined): Buffer {
+  if (!schema || body.kind === 'Status') return Buffer.from(encodeCbor(body));
+  const list = Array.isArray(body.items) && typeof body.kind === 'string' && body.kind.endsWith('List');
+  return Buffer.from(encodeCbor(body, list ? cborListSchema(schema) : schema));
 }
 
 export const jsonOutput: Output = { format: 'json', pretty: false };
@@ -58,8 +68,11 @@ export function send(reply: FastifyReply, code: number, body: unknown, out: Outp
   // bytes, not a string: Fastify would add `; charset=utf-8`, which kube does not send
   const bytes = out.protobuf
     ? protobufBody(body as Record<string, unknown>, out.protobuf)
-    : Buffer.from(encodeBody(body, out.format, out.pretty));
-  reply.code(code).header('Content-Type', out.protobuf ? PROTOBUF : contentTypes[out.format]);
+    : out.cbor
+      ? cborBody(body as Record<string, unknown>, out.cbor.schema)
+      : Buffer.from(encodeBody(body, out.format, out.pretty));
+  const type = out.protobuf ? PROTOBUF : out.cbor ? cborMediaType : contentTypes[out.format];
+  reply.code(code).header('Content-Type', type);
   const gzipped = out.gzip ? gzipIfLarge(bytes) : undefined;
   if (!gzipped) return reply.send(bytes);
   return reply.header('Content-Encoding', 'gzip').header('Vary', 'Accept-Encoding').send(gzipped);

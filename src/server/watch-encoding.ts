@@ -1,8 +1,9 @@
 /**
- * Writing watch streams: the negotiated form (JSON lines or Protobuf frames) with the requested conversion
+ * Writing watch streams: the negotiated form (JSON lines, Protobuf frames or a CBOR sequence) with the requested conversion
  * applied to every object but an ERROR's Status, as kube's watch encoder does.
  */
 import type { KubeObject } from '../../modules/api/object.js';
+import { cborSequenceMediaType, encodeCbor, encodeCborWatchEvent } from '../../modules/codec/cbor/index.js';
 import { encodeProtobuf, responseSchema, watchEventFrame } from '../../modules/codec/protobuf/index.js';
 import { jsonEventLine, type EventType, type WatchEncoding } from '../../modules/watch/index.js';
 import { PROTOBUF, type Output } from './respond.js';
@@ -19,6 +20,18 @@ export function watchEncoding(out: Output, presentation?: Presentation): WatchEn
     presentation && type !== 'ERROR' ? (presentation.present(object as KubeObject) as object) : object;
   const shared = (format: string) =>
     !presentation ? format : presentation.shared ? `${format};${presentation.shared}` : undefined;
+  if (out.cbor) {
+    const cborSchema = out.cbor.schema;
+    return {
+      contentType: cborSequenceMediaType,
+      shared: shared('cbor'),
+      encode: (type, object) =>
+        encodeCborWatchEvent(
+          type,
+          encodeCbor(form(type, object), type === 'ERROR' || type === 'BOOKMARK' ? undefined : cborSchema),
+        ),
+    };
+  }
   const schema = out.protobuf;
   if (schema) {
     return {

@@ -20,7 +20,16 @@ export function rawRequest(
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
       new URL(path, s.url),
-      { method, ca: s.ca, headers: { authorization: `Bearer ${s.token}`, ...headers } },
+      {
+        method,
+        ca: s.ca,
+        // Node sends a DELETE body without a length unless told it: say it for every body
+        headers: {
+          authorization: `Bearer ${s.token}`,
+          ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+          ...headers,
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

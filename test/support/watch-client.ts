@@ -11,6 +11,7 @@ import {
   unwrap,
 } from '../../modules/codec/protobuf/index.js';
 import type { Schema } from '../../modules/registry/definition.js';
+import { CborSequenceReader, decodeCbor } from '../../modules/codec/cbor/index.js';
 import type { TestServer } from './server.js';
 
 export interface WatchEvent {
@@ -42,6 +43,8 @@ export interface WatchClientOptions {
   accept?: string;
   /** read Protobuf frames; objects decode with this schema (Status with Status's) */
   protobuf?: Schema;
+  /** read a CBOR sequence (application/cbor-seq), one {type, object} item per event */
+  cbor?: boolean;
 }
 
 type Decoder = { push(chunk: Buffer): WatchEvent[]; pending(): number };
@@ -78,12 +81,26 @@ function protobufFrames(schema: Schema): Decoder {
   };
 }
 
+function cborItems(): Decoder {
+  const reader = new CborSequenceReader();
+  return {
+    push: (chunk) => reader.push(chunk).map((item) => ({ ...(decodeCbor(item) as WatchEvent), body: item })),
+    pending: () => reader.buffered,
+  };
+}
+
 export function openWatch(
   s: TestServer,
   path: string,
   options: WatchClientOptions = {},
 ): Promise<WatchStream> {
-  const accept = options.accept ?? (options.protobuf ? 'application/vnd.kubernetes.protobuf' : undefined);
+  const accept =
+    options.accept ??
+    (options.protobuf
+      ? 'application/vnd.kubernetes.protobuf'
+      : options.cbor
+        ? 'application/cbor'
+        : undefined);
   return new Promise((resolve, reject) => {
     const events: WatchEvent[] = [];
     let taken = 0;
@@ -91,7 +108,11 @@ export function openWatch(
     let endResolve!: () => void;
     let finished = false;
     const ended = new Promise<void>((r) => (endResolve = r));
-    const decoder = options.protobuf ? protobufFrames(options.protobuf) : jsonLines();
+    const decoder = options.protobuf
+      ? protobufFrames(options.protobuf)
+      : options.cbor
+        ? cborItems()
+        : jsonLines();
     const req = httpsRequest(
       new URL(path, s.url),
       {
