@@ -32,6 +32,11 @@ export interface WatchLabels {
   kind: string;
 }
 
+interface RequestSeries {
+  requests?: { inc(): void };
+  durations?: { observe(value: number): void };
+}
+
 interface WatchCell {
   labels: WatchLabels;
   n: number;
@@ -59,6 +64,7 @@ export class ApiMetrics {
   private readonly durations?: Histogram;
   private readonly inflight?: Gauge;
   private readonly longRunning?: Gauge;
+  private readonly series = new Map<string, RequestSeries>();
   /** watch events sent, counted by the watchers in plain numbers (a fan-out to thousands stays cheap) */
   private readonly watchCells = new Map<string, WatchCell>();
   /** in-flight requests by kind now, and the most seen since the last scrape (kube reports the peak) */
@@ -218,9 +224,24 @@ export class ApiMetrics {
       ended = true;
       if (kind === 'longRunning') this.longRunning?.dec(longRunningLabels);
       else this.current[kind]--;
-      this.requests?.inc({ ...labels, code: String(code) });
-      this.durations?.observe({ ...labels }, (performance.now() - started) / 1000);
+      const series = this.seriesOf(labels, code);
+      series.requests?.inc();
+      series.durations?.observe((performance.now() - started) / 1000);
     };
+  }
+
+  /** prom-client's labelled children, kept per label set: hashing eight labels on every request costs more */
+  private seriesOf(labels: RequestLabels, code: number): RequestSeries {
+    const key = `${labels.verb}\0${labels.dry_run}\0${labels.group}\0${labels.version}\0${labels.resource}\0${labels.subresource}\0${labels.scope}\0${code}`;
+    let series = this.series.get(key);
+    if (!series) {
+      series = {
+        requests: this.requests?.labels({ ...labels, code: String(code) }),
+        durations: this.durations?.labels({ ...labels }),
+      };
+      this.series.set(key, series);
+    }
+    return series;
   }
 
   /** The counter a watch of this kind adds its sent events to. */
