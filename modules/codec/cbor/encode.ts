@@ -13,6 +13,7 @@
 import type { Schema } from '../../registry/definition.js';
 import { toFloat16Exact } from './float16.js';
 import { selfDescribedPrefix } from './media-types.js';
+import { withRoom } from '../grow.js';
 
 const maxInt64 = 2n ** 63n - 1n;
 
@@ -22,11 +23,8 @@ class Writer {
   len = 0;
 
   private room(n: number): void {
-    if (this.len + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.len + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.len));
+    const next = withRoom(this.buf, this.len, n);
+    if (next === this.buf) return;
     this.buf = next;
     this.view = new DataView(next.buffer);
   }

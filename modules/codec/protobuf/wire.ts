@@ -4,6 +4,7 @@
  * the input is an ApiError 400 with the text Go's generated unmarshalers use, never a crash.
  */
 import { ApiError } from '../../api/status.js';
+import { withRoom } from '../grow.js';
 
 export const WireType = {
   Varint: 0,
@@ -145,12 +146,7 @@ export class WireWriter {
   }
 
   private reserve(n: number): void {
-    if (this.len + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.len + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.len));
-    this.buf = next;
+    this.buf = withRoom(this.buf, this.len, n);
   }
 
   /** A varint of a non-negative number below 2^53, or of a bigint taken as 64-bit two's complement. */
