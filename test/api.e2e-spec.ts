@@ -156,6 +156,16 @@ describe('resource API', () => {
     assert.equal((await s.request('GET', '/version', { token: null })).status, 200);
   });
 
+  it('400 Status for a URL that does not decode', async () => {
+    for (const p of ['/api/v1/namespaces/%zz/configmaps', '/apis/%E0%A4%A']) {
+      const r = await s.request('GET', p);
+      assert.equal(r.status, 400, p);
+      assert.equal(r.json.kind, 'Status');
+      assert.equal(r.json.reason, 'BadRequest');
+      assert.match(r.json.message, /is not a valid url component/);
+    }
+  });
+
   it('405 for a verb the resource does not support', async () => {
     const r = await s.request('DELETE', '/api/v1/namespaces');
     assert.equal(r.status, 405);

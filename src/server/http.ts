@@ -1,7 +1,7 @@
 /** The HTTPS listener: Fastify under NestJS, raw bodies (decoding is the pipeline's), one catch-all route. */
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppModule } from '../app.module.js';
 import type { Config } from '../config/config.js';
 import { Pipeline } from './pipeline.js';
@@ -22,6 +22,13 @@ export async function createServer(
     keepAliveTimeout: 65_000,
     return503OnClosing: false,
     routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 1024 },
+    // errors Fastify finds before routing (an undecodable URL) leave as a Status too
+    frameworkErrors: (error: Error, _req: unknown, reply: FastifyReply) =>
+      sendError(
+        reply,
+        toApiError(error, (e) => console.error(e)),
+        jsonOutput,
+      ),
   } as never);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, databaseUrl, server),
