@@ -51,6 +51,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A `<Kind>List` body (its items are read with the kind's schema) */
+export function isListBody(body: Record<string, unknown>): boolean {
+  return Array.isArray(body.items) && typeof body.kind === 'string' && body.kind.endsWith('List');
+}
+
 /** RFC 3339 with second precision, as kube serializes metav1.Time. */
 export function nowTimestamp(): string {
   return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -62,7 +62,6 @@ export class ApiMetrics {
   private readonly showHidden: boolean;
   private readonly requests?: Counter;
   private readonly durations?: Histogram;
-  private readonly inflight?: Gauge;
   private readonly longRunning?: Gauge;
   private readonly series = new Map<string, RequestSeries>();
   /** watch events sent, counted by the watchers in plain numbers (a fan-out to thousands stays cheap) */
@@ -97,7 +96,7 @@ export class ApiMetrics {
         }),
     );
     const { current, peak, options: opts } = this;
-    this.inflight = this.define(
+    this.define(
       {
         name: 'apiserver_current_inflight_requests',
         help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',

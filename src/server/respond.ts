@@ -1,4 +1,5 @@
 /** Writing responses: one encoder for objects, one for errors (every error is a Status, DESIGN.md rule 5). */
+import { isListBody } from '../../modules/api/object.js';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../modules/api/status.js';
 import { cborListSchema, cborMediaType, encodeCbor } from '../../modules/codec/cbor/index.js';
@@ -34,7 +35,7 @@ function protobufBody(body: Record<string, unknown>, schema: Schema): Buffer {
 /** A Status carries no byte fields; a list of the kind is read through its items' schema. */
 function cborBody(body: Record<string, unknown>, schema: Schema | undefined): Buffer {
   if (!schema || body.kind === 'Status') return Buffer.from(encodeCbor(body));
-  const list = Array.isArray(body.items) && typeof body.kind === 'string' && body.kind.endsWith('List');
+  const list = isListBody(body);
   return Buffer.from(encodeCbor(body, list ? cborListSchema(schema) : schema));
 }
 

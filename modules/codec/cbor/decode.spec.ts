@@ -2,27 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../api/status.js';
 import type { Schema } from '../../registry/definition.js';
-import {
-  configMapDefinition,
-  eventDefinition,
-  leaseDefinition,
-  namespaceDefinition,
-  secretDefinition,
-  serviceAccountDefinition,
-} from '../../registry/kinds/index.js';
 import { decodeCbor } from './decode.js';
 import { encodeCbor } from './encode.js';
 import { CborDecodeError } from './errors.js';
-import { c, hex, kinds } from './test-support.js';
-
-const schemas = {
-  namespace: namespaceDefinition.schema,
-  configMap: configMapDefinition.schema,
-  secret: secretDefinition.schema,
-  serviceAccount: serviceAccountDefinition.schema,
-  event: eventDefinition.schema,
-  lease: leaseDefinition.schema,
-};
+import { c, hex, kinds, schemas } from './test-support.js';
 
 const prefix = 'unable to determine group/version/kind: ';
 

@@ -1,26 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import cbor from 'cbor';
-import {
-  configMapDefinition,
-  eventDefinition,
-  leaseDefinition,
-  namespaceDefinition,
-  secretDefinition,
-  serviceAccountDefinition,
-} from '../../registry/kinds/index.js';
 import type { Schema } from '../../registry/definition.js';
 import { cborListSchema, encodeCbor } from './encode.js';
-import { c, diagnose, hex, kinds, toHex } from './test-support.js';
-
-const schemas = {
-  namespace: namespaceDefinition.schema,
-  configMap: configMapDefinition.schema,
-  secret: secretDefinition.schema,
-  serviceAccount: serviceAccountDefinition.schema,
-  event: eventDefinition.schema,
-  lease: leaseDefinition.schema,
-};
+import { c, diagnose, hex, kinds, schemas, toHex } from './test-support.js';
 
 /** the encoding without the self-described tag, for scalar checks */
 const bare = (value: unknown, schema?: Schema) => toHex(encodeCbor(value, schema)).replace(/^d9d9f7/, '');
@@ -150,7 +133,7 @@ describe('CBOR encoding (kube deterministic mode)', () => {
         "'stringData': {'plain': 'p'}})",
     );
     assert.equal(
-      diagnose(encodeCbor({ spec: { leaseDurationSeconds: 15, ratio: 0.5 } }, leaseDefinition.schema)),
+      diagnose(encodeCbor({ spec: { leaseDurationSeconds: 15, ratio: 0.5 } }, schemas.lease)),
       "55799({'spec': {'ratio': 0.5_1, 'leaseDurationSeconds': 15}})",
     );
     assert.equal(

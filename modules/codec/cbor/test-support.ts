@@ -5,9 +5,26 @@
  * every built-in kind.
  */
 import type { KubeObject } from '../../api/object.js';
+import {
+  configMapDefinition,
+  eventDefinition,
+  leaseDefinition,
+  namespaceDefinition,
+  secretDefinition,
+  serviceAccountDefinition,
+} from '../../registry/kinds/index.js';
 
-export const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s.replace(/\s+/g, ''), 'hex'));
-export const toHex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+export { hex, toHex } from '../protobuf/test-support.js';
+
+/** each built-in kind's schema, by the names `kinds` uses */
+export const schemas = {
+  namespace: namespaceDefinition.schema,
+  configMap: configMapDefinition.schema,
+  secret: secretDefinition.schema,
+  serviceAccount: serviceAccountDefinition.schema,
+  event: eventDefinition.schema,
+  lease: leaseDefinition.schema,
+};
 
 function head(major: number, n: number): string {
   const m = major << 5;

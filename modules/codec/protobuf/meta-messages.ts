@@ -3,6 +3,7 @@
  * handles them: DeleteOptions (request bodies of DELETE), Status (error and delete responses), ListMeta and
  * the `<Kind>List` shape {1: metadata, 2: items}. Field numbers are those of kube's meta/v1 generated.proto.
  */
+import { isListBody } from '../../api/object.js';
 import type { Status } from '../../api/status.js';
 import type { Schema } from '../../registry/definition.js';
 import { decodeProtobufObject } from './decode.js';
@@ -123,7 +124,7 @@ export function responseSchema(body: Record<string, unknown>, objectSchema: Sche
       ? partialObjectMetadataListV1beta1
       : partialObjectMetadataListV1;
   }
-  const list = Array.isArray(body.items) && typeof body.kind === 'string' && body.kind.endsWith('List');
+  const list = isListBody(body);
   return list ? listSchemaOf(objectSchema) : objectSchema;
 }
 
