@@ -57,6 +57,15 @@ export function isListBody(body: Record<string, unknown>): boolean {
 }
 
 /** RFC 3339 with second precision, as kube serializes metav1.Time. */
+let stampedSecond = NaN;
+let stamp = '';
+
 export function nowTimestamp(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // every write stamps times; formatting a Date is dear next to reading the clock
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== stampedSecond) {
+    stampedSecond = second;
+    stamp = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+  return stamp;
 }

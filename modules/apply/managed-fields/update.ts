@@ -6,6 +6,7 @@
 import type { Schema } from '../../registry/definition.js';
 import { nowTimestamp } from '../../api/object.js';
 import { capUpdateManagers } from './cap-managers.js';
+import { createdEntries } from './created-fields.js';
 import { compareObjects, excludeFields } from './compare.js';
 import {
   decodeManagedFields,
@@ -140,13 +141,23 @@ export function recordUpdate(
     managed = fromRequest && fromRequest.size > 0 ? fromRequest : decodeOrEmpty(liveEntries);
   }
   if (managed.size === 0 && oldObj !== undefined && !reset) return [];
-  try {
-    return encodeManagedFields(trackUpdate(oldObj ?? {}, newObj, managed, manager, schema, opts));
-  } catch (err) {
-    if (!(err instanceof TypedValueError)) throw err;
-    // an object kube cannot type keeps the ownership it had
-    return Array.isArray(liveEntries) ? (structuredClone(liveEntries) as ManagedFieldsEntry[]) : [];
-  }
+  const track = (): ManagedFieldsEntry[] => {
+    try {
+      return encodeManagedFields(trackUpdate(oldObj ?? {}, newObj, managed, manager, schema, opts));
+    } catch (err) {
+      if (!(err instanceof TypedValueError)) throw err;
+      // an object kube cannot type keeps the ownership it had
+      return Array.isArray(liveEntries) ? (structuredClone(liveEntries) as ManagedFieldsEntry[]) : [];
+    }
+  };
+  if (oldObj !== undefined || managed.size > 0) return track();
+  const context = JSON.stringify([
+    manager,
+    opts.apiVersion,
+    opts.subresource,
+    opts.ignoredFields?.toString(),
+  ]);
+  return createdEntries(newObj, schema, context, opts.now, track);
 }
 
 /** kube's limit on a field manager name, in bytes. */
