@@ -4,9 +4,14 @@
  * Latency is measured from the moment the client sends the create (the commit happens inside that request)
  * to the moment a watcher reads the event: an upper bound of commit → delivery.
  *
- *   npm run build && node dist/bench/watch.js [--watchers=1000] [--events=300] [--rate=100]
+ *   npm run build && node dist/bench/watch.js [--watchers=1000] [--events=300] [--rate=100] [--http2[=100]]
+ *
+ * --http2[=streamsPerConnection]: the watchers share h2 connections, that many watches on each, as client-go's
+ * informers share one connection per host (the servers get --http2-max-streams-per-connection to match);
+ * without it every watcher has its own HTTP/1.1 connection.
  */
 import { chmod, mkdtemp } from 'node:fs/promises';
+import { connect as h2Connect, type ClientHttp2Session } from 'node:http2';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +30,11 @@ const WATCHERS = Number(arg('watchers', '1000'));
 const EVENTS = Number(arg('events', '300'));
 const RATE = Number(arg('rate', '100'));
 const THREADS = Number(arg('threads', '4'));
+/** watches per h2 connection; 0: HTTP/1.1, one connection per watch */
+const HTTP2 = process.argv.includes('--http2') ? 100 : Number(arg('http2', '0'));
+/** Go's HTTP/2 client windows (golang.org/x/net/http2 transport): 1 GiB per connection, 4 MiB per stream */
+const H2_CONNECTION_WINDOW = 1 << 30;
+const H2_STREAM_WINDOW = 4 << 20;
 const base = '/api/v1/namespaces/default/configmaps';
 const now = () => performance.timeOrigin + performance.now();
 
@@ -102,6 +112,49 @@ function watch(s: { url: string; token: string; ca: string }, rv: string, sink: 
   });
 }
 
+/** Latency of every event in these whole lines (newline-delimited JSON, as h2 carries a JSON watch). */
+function readLines(lines: Buffer, at: number, sink: Sink): void {
+  for (let m = lines.indexOf(MARK); m >= 0; m = lines.indexOf(MARK, m + 1)) {
+    const from = m + MARK.length;
+    sink.latencies.push(at - Number(lines.subarray(from, lines.indexOf(34, from)).toString('latin1')));
+    sink.delivered++;
+  }
+}
+
+function h2Session(s: { url: string; ca: string }): Promise<ClientHttp2Session> {
+  return new Promise((resolve, reject) => {
+    const session = h2Connect(s.url, { ca: s.ca, settings: { initialWindowSize: H2_STREAM_WINDOW } });
+    session.once('error', reject);
+    session.once('connect', () => {
+      session.setLocalWindowSize(H2_CONNECTION_WINDOW);
+      resolve(session);
+    });
+  });
+}
+
+/** One watch as a stream of a shared h2 session; its DATA frames hold whole or partial lines. */
+function h2Watch(session: ClientHttp2Session, token: string, rv: string, sink: Sink): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    const stream = session.request({
+      ':path': `${base}?watch=1&resourceVersion=${rv}`,
+      authorization: `Bearer ${token}`,
+    });
+    let pending: Buffer = Buffer.alloc(0);
+    stream.once('response', (headers) => {
+      if (headers[':status'] !== 200) reject(new Error(`watch answered ${headers[':status']}`));
+      else resolve(() => stream.close());
+    });
+    stream.once('error', reject);
+    stream.on('data', (chunk: Buffer) => {
+      const at = now();
+      const buf = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      const end = buf.lastIndexOf(10) + 1;
+      readLines(buf.subarray(0, end), at, sink);
+      pending = Buffer.from(buf.subarray(end));
+    });
+  });
+}
+
 function post(s: TestServer, agent: Agent, body: unknown): Promise<number> {
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(body);
@@ -130,6 +183,8 @@ interface WorkerJob {
   servers: { url: string; token: string; ca: string; watchers: number }[];
   rv: string;
   expected: number;
+  /** watches per h2 session; 0: HTTP/1.1 */
+  http2: number;
 }
 
 /** A share of the watchers in a worker thread: reading 2,000 TLS streams is more than one event loop can
@@ -137,10 +192,17 @@ interface WorkerJob {
 async function watchWorker(job: WorkerJob): Promise<Sink[]> {
   const sinks: Sink[] = [];
   const closers: (() => void)[] = [];
+  const sessions: ClientHttp2Session[] = [];
   for (const server of job.servers) {
     const sink: Sink = { latencies: [], delivered: 0 };
     sinks.push(sink);
-    for (let i = 0; i < server.watchers; i++) closers.push(await watch(server, job.rv, sink));
+    for (let i = 0; i < server.watchers; i++) {
+      if (!job.http2) closers.push(await watch(server, job.rv, sink));
+      else {
+        if (i % job.http2 === 0) sessions.push(await h2Session(server));
+        closers.push(await h2Watch(sessions.at(-1)!, server.token, job.rv, sink));
+      }
+    }
   }
   parentPort!.postMessage({ ready: true });
   const deadline = Date.now() + 120_000;
@@ -151,6 +213,7 @@ async function watchWorker(job: WorkerJob): Promise<Sink[]> {
     await new Promise((r) => setTimeout(r, 50));
   }
   for (const close of closers) close();
+  for (const session of sessions) session.close();
   return sinks;
 }
 
@@ -163,8 +226,9 @@ async function main() {
   const dir = await mkdtemp(path.join(tmpdir(), 'pgkube-bench-watch-'));
   await chmod(dir, 0o755);
   const pg = await startEmbeddedPostgres({ dir: path.join(dir, 'pg'), database: 'bench' });
-  const a = await startServer({ databaseUrl: pg.url });
-  const b = await startServer({ databaseUrl: pg.url });
+  const args = HTTP2 ? [`--http2-max-streams-per-connection=${HTTP2}`] : [];
+  const a = await startServer({ databaseUrl: pg.url, args });
+  const b = await startServer({ databaseUrl: pg.url, args });
   const writer = new Agent({ keepAlive: true, maxSockets: 1, ca: a.ca });
   const rv = await new Promise<string>((resolve, reject) => {
     request(
@@ -186,6 +250,7 @@ async function main() {
     const job: WorkerJob = {
       rv,
       expected: EVENTS,
+      http2: HTTP2,
       servers: [a, b].map((s) => ({ url: s.url, token: s.token, ca: s.ca, watchers: share })),
     };
     return new Worker(new URL(import.meta.url), { workerData: job });
@@ -198,8 +263,9 @@ async function main() {
       }),
   );
   await Promise.all(workers.map((worker) => new Promise((r) => worker.once('message', r))));
+  const transport = HTTP2 ? `HTTP/2, ${HTTP2} watches per connection` : 'HTTP/1.1, one connection each';
   console.log(
-    `${2 * WATCHERS} watchers connected in ${((Date.now() - t0) / 1000).toFixed(1)} s (${THREADS} client threads)`,
+    `${2 * WATCHERS} watchers connected in ${((Date.now() - t0) / 1000).toFixed(1)} s (${THREADS} client threads, ${transport})`,
   );
   const started = now();
   for (let i = 0; i < EVENTS; i++) {

@@ -4,6 +4,7 @@
  * matching as ADDED, as kube does); sends bookmarks when asked; is closed when it falls too far behind.
  */
 import type { ServerResponse } from 'node:http';
+import { Http2ServerResponse } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { KubeObject } from '../api/object.js';
 import type { Status } from '../api/status.js';
@@ -45,7 +46,8 @@ export class Watcher implements CacheListener {
   constructor(
     private readonly cache: WatchCache,
     private readonly options: WatchOptions,
-    private readonly res: ServerResponse,
+    /** HTTP/1.1, or an h2 stream (Node's compat response: no chunked encoding, no socket of its own) */
+    private readonly res: ServerResponse | Http2ServerResponse,
   ) {
     this.lastRv = options.startRv;
   }
@@ -54,10 +56,14 @@ export class Watcher implements CacheListener {
   start(follow: boolean): void {
     const o = this.options;
     this.res.writeHead(200, { 'Content-Type': o.encoding.contentType, 'Cache-Control': 'no-cache, private' });
-    this.res.flushHeaders();
-    // Events go to the socket as ready-made chunks (shared between watchers): Node's response writer would
-    // frame and copy every event again for each of them.
-    if (this.res.chunkedEncoding && this.res.socket) this.socket = this.res.socket;
+    // h2: writeHead has sent the HEADERS frame; each write below is a DATA frame on this stream, sent at once.
+    // Its `socket` is a proxy for the connection that every stream shares, never to be written to.
+    if (!(this.res instanceof Http2ServerResponse)) {
+      this.res.flushHeaders();
+      // HTTP/1.1: events go to the socket as ready-made chunks (shared between watchers): Node's response
+      // writer would frame and copy every event again for each of them.
+      if (this.res.chunkedEncoding && this.res.socket) this.socket = this.res.socket;
+    }
     this.res.on('close', () => this.close());
     if (!follow) return;
     for (const obj of o.initial) this.send('ADDED', obj);
@@ -130,7 +136,8 @@ export class Watcher implements CacheListener {
       this.socket.write(httpChunk(bytes));
       if (this.socket.writableLength > MAX_BUFFERED) this.close();
     } else {
-      this.res.write(bytes);
+      // the cast only merges the two write() overload sets; both take bytes
+      (this.res as ServerResponse).write(bytes);
       if (this.res.writableLength > MAX_BUFFERED) this.close();
     }
   }

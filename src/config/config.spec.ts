@@ -33,6 +33,16 @@ describe('parseConfig', () => {
     assert.throws(() => parseConfig(['--history-retention=5 minutes'], {}), /not a duration/);
   });
 
+  it('reads --http2-max-streams-per-connection (0: the default)', () => {
+    assert.equal(parseConfig([], {}).http2MaxStreamsPerConnection, 0);
+    assert.equal(
+      parseConfig(['--http2-max-streams-per-connection=1000'], {}).http2MaxStreamsPerConnection,
+      1000,
+    );
+    assert.throws(() => parseConfig(['--http2-max-streams-per-connection=-1'], {}), /non-negative integer/);
+    assert.throws(() => parseConfig(['--http2-max-streams-per-connection=1.5'], {}), /non-negative integer/);
+  });
+
   it('reads --livez-grace-period, 0 included', () => {
     assert.equal(parseConfig([], {}).livezGracePeriodMs, 0);
     assert.equal(parseConfig(['--livez-grace-period=0'], {}).livezGracePeriodMs, 0);

@@ -28,6 +28,8 @@ export interface Config {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   tokenAuthFile?: string;
+  /** --http2-max-streams-per-connection; 0: kube's default (100) */
+  http2MaxStreamsPerConnection: number;
   /** request bodies above this are refused with 413 (kube: 3 MiB) */
   maxRequestBodyBytes: number;
   /** how long watch history (and continue tokens) stay valid */
@@ -62,6 +64,13 @@ const port = (v: string, flag: string) => {
   return n;
 };
 
+const count = (v: string, flag: string) => {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n > 2 ** 31 - 1)
+    throw new ConfigError(`${flag}: "${v}" is not a non-negative integer`);
+  return n;
+};
+
 const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** kube's (Go's) duration format: `300ms`, `30s`, `5m`, `1h30m`. */
@@ -89,6 +98,11 @@ const flags: Record<string, FlagSpec> = {
   'secure-port': { key: 'securePort', parse: port, help: 'HTTPS port (default 6443; 0 picks a free one)' },
   'tls-cert-file': { key: 'tlsCertFile', parse: text, help: 'serving certificate (PEM); unset: generated' },
   'tls-private-key-file': { key: 'tlsPrivateKeyFile', parse: text, help: 'serving key (PEM)' },
+  'http2-max-streams-per-connection': {
+    key: 'http2MaxStreamsPerConnection',
+    parse: count,
+    help: 'most concurrent HTTP/2 streams a client may open on one connection (default 0: 100)',
+  },
   'history-retention': {
     key: 'historyRetentionMs',
     parse: parseDuration,
@@ -163,6 +177,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     databaseUrl: env.DATABASE_URL || undefined,
     bindAddress: '127.0.0.1',
     securePort: 6443,
+    http2MaxStreamsPerConnection: 0,
     maxRequestBodyBytes: 3 * 1024 * 1024,
     historyRetentionMs: 5 * 60_000,
     shutdownDelayMs: 0,

@@ -1,4 +1,9 @@
-/** The HTTPS listener: Fastify under NestJS, raw bodies (decoding is the pipeline's), one catch-all route. */
+/**
+ * The HTTPS listener: Fastify under NestJS, raw bodies (decoding is the pipeline's), one catch-all route.
+ * It speaks HTTP/2 and HTTP/1.1 on one port (ALPN `h2`, `http/1.1`), as kube-apiserver does: kubectl and
+ * client-go multiplex every request, watches included, over one h2 connection per host.
+ */
+import type { Http2SecureServer, Http2Session } from 'node:http2';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -9,17 +14,38 @@ import { jsonOutput, sendError, toApiError } from './respond.js';
 import type { ServerOptions } from './server.module.js';
 import type { ServingTls } from './tls.js';
 
+/**
+ * kube-apiserver v1.32 with --http2-max-streams-per-connection=0 (its default) allows 100 streams per
+ * connection (secure_serving.go: Go's client-side initial value, lower than Go's server default of 250).
+ */
+export const DEFAULT_HTTP2_STREAMS = 100;
+/** kube's MaxUploadBufferPerStream: most request bodies fit; the connection window is this × streams */
+const UPLOAD_WINDOW = 256 * 1024;
+/** kube's http2 IdleTimeout (Go's http.DefaultTransport keep-alive) */
+const IDLE_SESSION_MS = 90_000;
+/** HTTP/1.1 keep-alive, as before h2 (Node's h2 server leaves it unset for its HTTP/1.1 fallback) */
+const HTTP1_KEEP_ALIVE_MS = 65_000;
+
 export async function createServer(
   config: Config,
   databaseUrl: string,
   tls: ServingTls,
   server: ServerOptions,
 ): Promise<NestFastifyApplication> {
+  const streams = config.http2MaxStreamsPerConnection || DEFAULT_HTTP2_STREAMS;
   const adapter = new FastifyAdapter({
-    https: { cert: tls.cert, key: tls.key, allowHTTP1: true },
-    http2: false,
+    http2: true,
+    https: {
+      cert: tls.cert,
+      key: tls.key,
+      // clients without ALPN, or offering only http/1.1, get HTTP/1.1 as before
+      allowHTTP1: true,
+      settings: { maxConcurrentStreams: streams, initialWindowSize: UPLOAD_WINDOW },
+      // queued response bytes count against this; new streams are refused while it is exceeded, and each
+      // watch may queue up to 16 MiB before it is closed, so Node's 10 MB would stall busy connections
+      maxSessionMemory: 256,
+    },
     bodyLimit: config.maxRequestBodyBytes,
-    keepAliveTimeout: 65_000,
     return503OnClosing: false,
     routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 1024 },
     // errors Fastify finds before routing (an undecodable URL) leave as a Status too
@@ -40,6 +66,7 @@ export async function createServer(
   );
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const pipeline = app.get(Pipeline);
+  serveHttp2Sessions(fastify, streams);
 
   // bodies stay bytes: the pipeline decodes them by Content-Type (JSON, YAML, later Protobuf/CBOR)
   fastify.removeAllContentTypeParsers();
@@ -61,4 +88,38 @@ export async function createServer(
       ),
   });
   return app;
+}
+
+/**
+ * h2 sessions: a connection window for all streams' uploads, an idle timeout that counts open streams (a
+ * quiet watch is not idle), and a GOAWAY at shutdown (Node 20 does not end sessions on close; the watches
+ * have ended by then, other streams finish). HTTP/1.1 keeps its keep-alive timeout and no request timeout.
+ */
+function serveHttp2Sessions(fastify: FastifyInstance, streams: number): void {
+  const server = fastify.server as unknown as Http2SecureServer & {
+    keepAliveTimeout: number;
+    requestTimeout: number;
+  };
+  server.keepAliveTimeout = HTTP1_KEEP_ALIVE_MS;
+  server.requestTimeout = 0;
+  const sessions = new Set<Http2Session>();
+  server.on('session', (session: Http2Session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+    session.setLocalWindowSize(UPLOAD_WINDOW * streams);
+    let open = 0;
+    session.on('stream', (stream) => {
+      open++;
+      stream.once('close', () => open--);
+    });
+    // Fastify's own timeout listener closes the session whenever the timer fires, open watches or not
+    session.removeAllListeners('timeout');
+    session.setTimeout(IDLE_SESSION_MS, () => {
+      if (open === 0) session.close();
+    });
+  });
+  fastify.addHook('preClose', (done) => {
+    for (const session of sessions) session.close();
+    done();
+  });
 }
