@@ -31,9 +31,16 @@ function conversionServes(verb: string, c: Conversion): boolean {
   return verb === 'list';
 }
 
+const protobufForms = new WeakMap<ResourceDefinition, boolean>();
+
 /** Kinds whose schema carries protobuf field numbers (the built-in kinds; CRDs have none). */
 function hasProtobufForm(def: ResourceDefinition): boolean {
-  return Object.values(def.schema.properties ?? {}).some((p) => p['x-pgkube-protobuf'] !== undefined);
+  let has = protobufForms.get(def);
+  if (has === undefined) {
+    has = Object.values(def.schema.properties ?? {}).some((p) => p['x-pgkube-protobuf'] !== undefined);
+    protobufForms.set(def, has);
+  }
+  return has;
 }
 
 /** The message one object of the answer is written as: the kind's own, or PartialObjectMetadata. */
@@ -74,12 +81,11 @@ export class Pipeline {
     try {
       const query = flatQuery(req.query);
       const path = req.url.split('?', 1)[0];
-      out = {
-        format: 'json',
-        pretty: prettyRequested(query, req.headers['user-agent']),
-        gzip: this.features.enabled('APIResponseCompression') && acceptsGzip(req.headers['accept-encoding']),
-      };
-      const info = parseRequestInfo(req.method, decodeURIComponent(path), query);
+      const pretty = prettyRequested(query, req.headers['user-agent']);
+      const gzip =
+        this.features.enabled('APIResponseCompression') && acceptsGzip(req.headers['accept-encoding']);
+      out = { format: 'json', pretty, gzip };
+      const info = parseRequestInfo(req.method, path.includes('%') ? decodeURIComponent(path) : path, query);
       this.track(info, query, req, reply);
       const user = this.authenticator.authenticate(req.headers.authorization);
       this.authorize(user, info);
@@ -95,8 +101,9 @@ export class Pipeline {
         cbor,
       });
       out = {
-        ...out,
         format: negotiated.format,
+        pretty,
+        gzip,
         conversion: negotiated.conversion,
         protobuf: negotiated.protobuf ? protobufSchema(def, negotiated.conversion) : undefined,
         // CBOR needs the kind's schema only to know its byte fields; PartialObjectMetadata has none
