@@ -21,6 +21,10 @@ import {
 } from './store.js';
 import { CHANGE_CHANNEL, WriteBatcher, type WriteOutcome } from './write-batch.js';
 
+/** the statement postgres.js runs on its listening connection, as pg_stat_activity shows it afterwards */
+const LISTEN_QUERY = `listen "${CHANGE_CHANNEL}"`;
+const PEER_CHECK_MS = 1000;
+
 const changeTypes: ChangeType[] = ['ADDED', 'ADDED', 'MODIFIED', 'DELETED'];
 
 export function withRv(body: KubeObject, rv: number): Stored {
@@ -180,10 +184,34 @@ export class PostgresStore implements Store {
         if (!payload.startsWith(`${this.batcher.replica} `)) onChange();
       })
       .catch(fail);
+    const peers = setInterval(() => void this.lookForListeners(listening.state.pid), PEER_CHECK_MS);
+    peers.unref();
+    void this.lookForListeners(listening.state.pid);
     return async () => {
+      clearInterval(peers);
       this.batcher.onCommit = undefined;
+      this.batcher.notify = true;
       await listening.unlisten();
     };
+  }
+
+  /**
+   * Batches notify only while another backend listens on the channel (another replica's feed). A replica that
+   * starts listening is seen within PEER_CHECK_MS; until then its 1 s poll finds the changes (the change log is
+   * the truth, a notification only a hint). Sessions of other roles hide their query text: they may be
+   * listeners, so they keep notifications on.
+   */
+  private async lookForListeners(ownPid: number | null): Promise<void> {
+    try {
+      const [row] = await this.sql`
+        SELECT EXISTS (
+          SELECT 1 FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> ${ownPid ?? 0}
+            AND query IN (${LISTEN_QUERY}, '<insufficient privilege>')) AS others`;
+      this.batcher.notify = row.others;
+    } catch {
+      this.batcher.notify = true;
+    }
   }
 
   private write(op: Parameters<WriteBatcher['submit']>[0]): Promise<WriteOutcome> {

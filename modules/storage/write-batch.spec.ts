@@ -26,7 +26,7 @@ describe('write batch statement', () => {
     await sql.begin(async (tx) => {
       await tx.unsafe('SET LOCAL plan_cache_mode = force_generic_plan');
       await tx.unsafe(
-        `PREPARE batch_plan(jsonb, int, text) AS ${BATCH_SQL.replace('$1::jsonb', '$1').replaceAll('$2::int', '$2')}`,
+        `PREPARE batch_plan(jsonb, int, text, bool) AS ${BATCH_SQL.replace('$1::jsonb', '$1').replaceAll('$2::int', '$2').replace('$4::bool', '$4')}`,
       );
       const ops = JSON.stringify([
         {
@@ -40,7 +40,7 @@ describe('write batch statement', () => {
           body: {},
         },
       ]);
-      const rows = await tx.unsafe(`EXPLAIN (COSTS OFF) EXECUTE batch_plan('${ops}', 1, 'r')`);
+      const rows = await tx.unsafe(`EXPLAIN (COSTS OFF) EXECUTE batch_plan('${ops}', 1, 'r', true)`);
       const plan = rows.map((r) => r['QUERY PLAN'] as string).join('\n');
       assert.doesNotMatch(plan, /Seq Scan on objects/, plan);
       assert.doesNotMatch(plan, /Seq Scan on changes/, plan);

@@ -48,7 +48,8 @@ WITH ops AS (
 ),
 -- one row: the counter bump, and the one notification of the batch (sent at commit)
 c AS (UPDATE revision SET rv = rv + $2::int WHERE id = 1
-  RETURNING rv - $2::int AS base, pg_notify('${CHANGE_CHANNEL}', $3 || ' ' || rv::text) AS notified),
+  RETURNING rv - $2::int AS base,
+    CASE WHEN $4::bool THEN pg_notify('${CHANGE_CHANNEL}', $3 || ' ' || rv::text) END AS notified),
 ins AS (
   INSERT INTO objects (resource, namespace, name, uid, rv, body)
   SELECT o.res, o.ns, o.name, o.uid, c.base + o.i, o.body FROM ops o CROSS JOIN c
@@ -119,6 +120,11 @@ export class WriteBatcher {
   readonly replica = randomUUID();
   /** told of every committed batch, with its changes (the watch cache of this replica) */
   onCommit?: (commit: LocalCommit) => void;
+  /**
+   * Whether batches NOTIFY the other replicas. Off while none listens: each notification wakes every listening
+   * backend and its replica, which in this VM costs about as much CPU as a small write.
+   */
+  notify = true;
   private busy = false;
   private scheduled = false;
 
@@ -200,7 +206,7 @@ export class WriteBatcher {
   private async execute(ops: WriteOp[]): Promise<WriteOutcome[]> {
     const rows = await this.sql.unsafe(
       BATCH_SQL,
-      [ops.map((op, i) => toRow(op, i + 1)) as never, ops.length, this.replica],
+      [ops.map((op, i) => toRow(op, i + 1)) as never, ops.length, this.replica, this.notify],
       {
         prepare: true,
       },
