@@ -10,7 +10,7 @@
  * informers share one connection per host (the servers get --http2-max-streams-per-connection to match);
  * without it every watcher has its own HTTP/1.1 connection.
  */
-import { chmod, mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -239,6 +239,24 @@ async function watchWorker(job: WorkerJob): Promise<Sink[]> {
   return sinks;
 }
 
+/** CPU time (ms) a process has used so far, from /proc (Linux); NaN elsewhere */
+async function cpuMs(pid: number): Promise<number> {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+    // utime and stime (fields 14 and 15 of stat, counted after the command) in clock ticks of 10 ms
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU time (ms) every process on the machine has used so far: what was not ours was other load */
+async function machineCpuMs(): Promise<number> {
+  const fields = (await readFile('/proc/stat', 'utf8').catch(() => 'cpu')).split('\n')[0].trim().split(/ +/);
+  // user nice system (idle iowait: not busy) irq softirq steal
+  return [1, 2, 3, 6, 7, 8].reduce((sum, i) => sum + Number(fields[i]), 0) * 10;
+}
+
 const pct = (xs: number[], p: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -290,6 +308,7 @@ async function main() {
     `${2 * WATCHERS} watchers connected in ${((Date.now() - t0) / 1000).toFixed(1)} s (${THREADS} client threads, ${transport})`,
   );
   const started = now();
+  const cpuBefore = [await cpuMs(a.pid), await cpuMs(b.pid), await cpuMs(process.pid), await machineCpuMs()];
   for (let i = 0; i < EVENTS; i++) {
     const due = started + (i * 1000) / RATE;
     const wait = due - now();
@@ -305,6 +324,9 @@ async function main() {
   const expected = EVENTS * WATCHERS;
   const results = await Promise.all(done);
   const seconds = (now() - started) / 1000;
+  const cpu = [await cpuMs(a.pid), await cpuMs(b.pid), await cpuMs(process.pid), await machineCpuMs()].map(
+    (ms, i) => ms - cpuBefore[i],
+  );
   const merge = (i: number): Sink => ({
     latencies: results.flatMap((r) => r[i].latencies),
     delivered: results.reduce((n, r) => n + r[i].delivered, 0),
@@ -327,6 +349,12 @@ async function main() {
   line(`${WATCHERS} watchers on another replica`, other);
   console.log(
     `events delivered: ${((same.delivered + other.delivered) / seconds).toFixed(0)}/s over ${seconds.toFixed(1)} s (${EVENTS} creates at ${RATE}/s)`,
+  );
+  // where the two cores went: busy share of one core, and CPU per event delivered by each server
+  const share = (ms: number) => `${((ms / 10 / seconds) | 0).toString()} %`;
+  const perEvent = (ms: number) => `${((ms * 1000) / expected).toFixed(1)} µs/event delivered`;
+  console.log(
+    `CPU: writing replica ${share(cpu[0])} (${perEvent(cpu[0])}), other replica ${share(cpu[1])} (${perEvent(cpu[1])}), load generator ${share(cpu[2])}; everything else on the machine ${share(cpu[3] - cpu[0] - cpu[1] - cpu[2])} (PostgreSQL and other users)`,
   );
 }
 
