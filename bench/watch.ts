@@ -126,7 +126,7 @@ function watch(s: { url: string; token: string; ca: string }, rv: string, sink: 
         });
         buf = buf.subarray(end + 4);
       }
-      // each event is one chunk (one line); an event split over reads is put back together in `pending`
+      // a chunk split over reads is put back together in `pending`
       while (buf.length > 0) {
         if (left < 0) {
           const eol = buf.indexOf('\r\n');
@@ -137,7 +137,8 @@ function watch(s: { url: string; token: string; ca: string }, rv: string, sink: 
           continue;
         }
         if (buf.length < left + 2) break;
-        readEvent(buf.subarray(0, left), at, seen, sink);
+        // a chunk holds one or more whole events (the server writes a batch of changes as one chunk)
+        readLines(buf.subarray(0, left), at, seen, sink);
         buf = buf.subarray(left + 2);
         left = -1;
       }
