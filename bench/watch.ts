@@ -10,8 +10,7 @@
  * informers share one connection per host (the servers get --http2-max-streams-per-connection to match);
  * without it every watcher has its own HTTP/1.1 connection.
  */
-import { chmod, mkdtemp } from 'node:fs/promises';
-import { connect as h2Connect, type ClientHttp2Session } from 'node:http2';
+import { chmod, mkdtemp, readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +18,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { startEmbeddedPostgres } from '../modules/storage/index.js';
 import { startServer, type TestServer } from '../test/support/server.js';
+import { openH2Streams } from './h2-watches.js';
 
 const arg = (name: string, fallback: string) =>
   process.argv
@@ -35,15 +35,45 @@ const HTTP2 = process.argv.includes('--http2') ? 100 : Number(arg('http2', '0'))
 /** Go's HTTP/2 client windows (golang.org/x/net/http2 transport): 1 GiB per connection, 4 MiB per stream */
 const H2_CONNECTION_WINDOW = 1 << 30;
 const H2_STREAM_WINDOW = 4 << 20;
+/** --h2-windows=<bytes>: both windows this small instead, so a short run exercises the WINDOW_UPDATEs */
+const H2_WINDOWS = Number(arg('h2-windows', '0'));
 const base = '/api/v1/namespaces/default/configmaps';
 const now = () => performance.timeOrigin + performance.now();
 
 interface Sink {
   latencies: number[];
   delivered: number;
+  /** watches the server broke during the run (reset, ended, connection lost): each one is reported */
+  problems: string[];
+  /** what each watcher has seen */
+  seen: Seen[];
+  /** watchers that did not get every event exactly once, in order */
+  wrong: number;
+}
+
+/** One watcher's events: every event once and in order means `expected` rising resourceVersions. */
+interface Seen {
+  events: number;
+  lastRv: number;
+  disorder: number;
 }
 
 const MARK = Buffer.from('"t":"');
+const RV = Buffer.from('"resourceVersion":"');
+
+/** One event of a benchmark object: its latency, and its revision against the watcher's last. */
+function readEvent(event: Buffer, at: number, seen: Seen, sink: Sink): void {
+  const m = event.indexOf(MARK);
+  if (m < 0) return;
+  const from = m + MARK.length;
+  sink.latencies.push(at - Number(event.subarray(from, event.indexOf(34, from)).toString('latin1')));
+  sink.delivered++;
+  const r = event.indexOf(RV) + RV.length;
+  const rv = Number(event.subarray(r, event.indexOf(34, r)).toString('latin1'));
+  if (!(rv > seen.lastRv)) seen.disorder++;
+  seen.lastRv = rv;
+  seen.events++;
+}
 
 /**
  * One watch over a raw TLS socket, read with a minimal chunked-body scanner: the load generator shares the two
@@ -51,6 +81,8 @@ const MARK = Buffer.from('"t":"');
  */
 function watch(s: { url: string; token: string; ca: string }, rv: string, sink: Sink): Promise<() => void> {
   const url = new URL(s.url);
+  const seen: Seen = { events: 0, lastRv: 0, disorder: 0 };
+  sink.seen.push(seen);
   return new Promise((resolve, reject) => {
     const socket = tlsConnect({
       host: url.hostname,
@@ -62,6 +94,10 @@ function watch(s: { url: string; token: string; ca: string }, rv: string, sink: 
     /** bytes of the current chunk still to come; -1: a chunk-size line is next */
     let left = -1;
     let pending: Buffer = Buffer.alloc(0);
+    let closing = false;
+    socket.on('close', () => {
+      if (!head && !closing) sink.problems.push('a watch connection closed');
+    });
     socket.on('secureConnect', () => {
       socket.write(
         `GET ${base}?watch=1&resourceVersion=${rv} HTTP/1.1\r\nHost: ${url.host}\r\n` +
@@ -84,26 +120,25 @@ function watch(s: { url: string; token: string; ca: string }, rv: string, sink: 
           return;
         }
         head = false;
-        resolve(() => socket.destroy());
+        resolve(() => {
+          closing = true;
+          socket.destroy();
+        });
         buf = buf.subarray(end + 4);
       }
-      // each event is one chunk (one line); an event split over reads is put back together in `pending`
+      // a chunk split over reads is put back together in `pending`
       while (buf.length > 0) {
         if (left < 0) {
           const eol = buf.indexOf('\r\n');
           if (eol < 0) break;
           left = parseInt(buf.subarray(0, eol).toString('latin1'), 16);
           buf = buf.subarray(eol + 2);
+          if (left === 0) sink.problems.push('the server ended a watch');
           continue;
         }
         if (buf.length < left + 2) break;
-        const event = buf.subarray(0, left);
-        const m = event.indexOf(MARK);
-        if (m >= 0) {
-          const from = m + MARK.length;
-          sink.latencies.push(at - Number(event.subarray(from, event.indexOf(34, from)).toString('latin1')));
-          sink.delivered++;
-        }
+        // a chunk holds one or more whole events (the server writes a batch of changes as one chunk)
+        readLines(buf.subarray(0, left), at, seen, sink);
         buf = buf.subarray(left + 2);
         left = -1;
       }
@@ -112,47 +147,36 @@ function watch(s: { url: string; token: string; ca: string }, rv: string, sink: 
   });
 }
 
-/** Latency of every event in these whole lines (newline-delimited JSON, as h2 carries a JSON watch). */
-function readLines(lines: Buffer, at: number, sink: Sink): void {
-  for (let m = lines.indexOf(MARK); m >= 0; m = lines.indexOf(MARK, m + 1)) {
-    const from = m + MARK.length;
-    sink.latencies.push(at - Number(lines.subarray(from, lines.indexOf(34, from)).toString('latin1')));
-    sink.delivered++;
+/** Every event in these whole lines (newline-delimited JSON, as h2 carries a JSON watch). */
+function readLines(lines: Buffer, at: number, seen: Seen, sink: Sink): void {
+  for (let from = 0; from < lines.length;) {
+    const end = lines.indexOf(10, from);
+    readEvent(lines.subarray(from, end), at, seen, sink);
+    from = end + 1;
   }
 }
 
-function h2Session(s: { url: string; ca: string }): Promise<ClientHttp2Session> {
-  return new Promise((resolve, reject) => {
-    const session = h2Connect(s.url, { ca: s.ca, settings: { initialWindowSize: H2_STREAM_WINDOW } });
-    session.once('error', reject);
-    session.once('connect', () => {
-      session.setLocalWindowSize(H2_CONNECTION_WINDOW);
-      resolve(session);
-    });
-  });
-}
-
-/** One watch as a stream of a shared h2 session; its DATA frames hold whole or partial lines. */
-function h2Watch(session: ClientHttp2Session, token: string, rv: string, sink: Sink): Promise<() => void> {
-  return new Promise((resolve, reject) => {
-    const stream = session.request({
-      ':path': `${base}?watch=1&resourceVersion=${rv}`,
-      authorization: `Bearer ${token}`,
-    });
-    let pending: Buffer = Buffer.alloc(0);
-    stream.once('response', (headers) => {
-      if (headers[':status'] !== 200) reject(new Error(`watch answered ${headers[':status']}`));
-      else resolve(() => stream.close());
-    });
-    stream.once('error', reject);
-    stream.on('data', (chunk: Buffer) => {
-      const at = now();
-      const buf = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-      const end = buf.lastIndexOf(10) + 1;
-      readLines(buf.subarray(0, end), at, sink);
-      pending = Buffer.from(buf.subarray(end));
-    });
-  });
+/** `count` watches multiplexed on one h2 connection, with Go's client windows. */
+function watchH2(
+  s: { url: string; token: string; ca: string },
+  rv: string,
+  count: number,
+  sink: Sink,
+): Promise<() => void> {
+  const seen = Array.from({ length: count }, () => ({ events: 0, lastRv: 0, disorder: 0 }));
+  sink.seen.push(...seen);
+  return openH2Streams(
+    s,
+    `${base}?watch=1&resourceVersion=${rv}`,
+    count,
+    H2_WINDOWS
+      ? { connection: H2_WINDOWS, stream: H2_WINDOWS }
+      : { connection: H2_CONNECTION_WINDOW, stream: H2_STREAM_WINDOW },
+    {
+      onLines: (stream, lines, at) => readLines(lines, at, seen[stream], sink),
+      onProblem: (m) => sink.problems.push(m),
+    },
+  );
 }
 
 function post(s: TestServer, agent: Agent, body: unknown): Promise<number> {
@@ -192,16 +216,12 @@ interface WorkerJob {
 async function watchWorker(job: WorkerJob): Promise<Sink[]> {
   const sinks: Sink[] = [];
   const closers: (() => void)[] = [];
-  const sessions: ClientHttp2Session[] = [];
   for (const server of job.servers) {
-    const sink: Sink = { latencies: [], delivered: 0 };
+    const sink: Sink = { latencies: [], delivered: 0, problems: [], seen: [], wrong: 0 };
     sinks.push(sink);
-    for (let i = 0; i < server.watchers; i++) {
+    for (let i = 0; i < server.watchers; i += job.http2 || 1) {
       if (!job.http2) closers.push(await watch(server, job.rv, sink));
-      else {
-        if (i % job.http2 === 0) sessions.push(await h2Session(server));
-        closers.push(await h2Watch(sessions.at(-1)!, server.token, job.rv, sink));
-      }
+      else closers.push(await watchH2(server, job.rv, Math.min(job.http2, server.watchers - i), sink));
     }
   }
   parentPort!.postMessage({ ready: true });
@@ -213,8 +233,29 @@ async function watchWorker(job: WorkerJob): Promise<Sink[]> {
     await new Promise((r) => setTimeout(r, 50));
   }
   for (const close of closers) close();
-  for (const session of sessions) session.close();
+  for (const sink of sinks) {
+    sink.wrong = sink.seen.filter((w) => w.events !== job.expected || w.disorder > 0).length;
+    sink.seen = [];
+  }
   return sinks;
+}
+
+/** CPU time (ms) a process has used so far, from /proc (Linux); NaN elsewhere */
+async function cpuMs(pid: number): Promise<number> {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+    // utime and stime (fields 14 and 15 of stat, counted after the command) in clock ticks of 10 ms
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU time (ms) every process on the machine has used so far: what was not ours was other load */
+async function machineCpuMs(): Promise<number> {
+  const fields = (await readFile('/proc/stat', 'utf8').catch(() => 'cpu')).split('\n')[0].trim().split(/ +/);
+  // user nice system (idle iowait: not busy) irq softirq steal
+  return [1, 2, 3, 6, 7, 8].reduce((sum, i) => sum + Number(fields[i]), 0) * 10;
 }
 
 const pct = (xs: number[], p: number) => {
@@ -268,6 +309,7 @@ async function main() {
     `${2 * WATCHERS} watchers connected in ${((Date.now() - t0) / 1000).toFixed(1)} s (${THREADS} client threads, ${transport})`,
   );
   const started = now();
+  const cpuBefore = [await cpuMs(a.pid), await cpuMs(b.pid), await cpuMs(process.pid), await machineCpuMs()];
   for (let i = 0; i < EVENTS; i++) {
     const due = started + (i * 1000) / RATE;
     const wait = due - now();
@@ -283,9 +325,15 @@ async function main() {
   const expected = EVENTS * WATCHERS;
   const results = await Promise.all(done);
   const seconds = (now() - started) / 1000;
+  const cpu = [await cpuMs(a.pid), await cpuMs(b.pid), await cpuMs(process.pid), await machineCpuMs()].map(
+    (ms, i) => ms - cpuBefore[i],
+  );
   const merge = (i: number): Sink => ({
     latencies: results.flatMap((r) => r[i].latencies),
     delivered: results.reduce((n, r) => n + r[i].delivered, 0),
+    problems: results.flatMap((r) => r[i].problems),
+    seen: [],
+    wrong: results.reduce((n, r) => n + r[i].wrong, 0),
   });
   const same = merge(0);
   const other = merge(1);
@@ -295,12 +343,19 @@ async function main() {
   await pg.stop();
   const line = (label: string, sink: Sink) =>
     console.log(
-      `${label}: ${sink.delivered}/${expected} events, p50 ${pct(sink.latencies, 50).toFixed(1)} ms, p99 ${pct(sink.latencies, 99).toFixed(1)} ms (target p99 < 50 ms)`,
+      `${label}: ${sink.delivered}/${expected} events (${WATCHERS - sink.wrong} watchers got each once, in order), p50 ${pct(sink.latencies, 50).toFixed(1)} ms, p99 ${pct(sink.latencies, 99).toFixed(1)} ms (target p99 < 50 ms)`,
     );
+  for (const p of [...same.problems, ...other.problems].slice(0, 10)) console.log(`PROBLEM: ${p}`);
   line(`${WATCHERS} watchers on the writing replica`, same);
   line(`${WATCHERS} watchers on another replica`, other);
   console.log(
     `events delivered: ${((same.delivered + other.delivered) / seconds).toFixed(0)}/s over ${seconds.toFixed(1)} s (${EVENTS} creates at ${RATE}/s)`,
+  );
+  // where the two cores went: busy share of one core, and CPU per event delivered by each server
+  const share = (ms: number) => `${((ms / 10 / seconds) | 0).toString()} %`;
+  const perEvent = (ms: number) => `${((ms * 1000) / expected).toFixed(1)} µs/event delivered`;
+  console.log(
+    `CPU: writing replica ${share(cpu[0])} (${perEvent(cpu[0])}), other replica ${share(cpu[1])} (${perEvent(cpu[1])}), load generator ${share(cpu[2])}; everything else on the machine ${share(cpu[3] - cpu[0] - cpu[1] - cpu[2])} (PostgreSQL and other users)`,
   );
 }
 

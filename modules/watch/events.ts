@@ -76,3 +76,20 @@ export function httpChunk(bytes: string | Uint8Array): Buffer {
   }
   return chunk;
 }
+
+/** the last join of more than one event, and its parts: watchers of one batch mostly send the same events */
+let lastJoin: { parts: readonly Uint8Array[]; bytes: Uint8Array } | undefined;
+
+/**
+ * Events as one write. Shared events joined in the same order by the watcher before come back as the same
+ * bytes (so an HTTP/1.1 chunk of them is made once, too), not a copy per watcher.
+ */
+export function joinEvents(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const last = lastJoin;
+  if (last && last.parts.length === parts.length && last.parts.every((p, i) => p === parts[i]))
+    return last.bytes;
+  const bytes = Buffer.concat(parts);
+  lastJoin = { parts, bytes };
+  return bytes;
+}

@@ -20,6 +20,8 @@ export interface WatchCacheOptions {
 export interface CacheListener {
   /** called for every change in revision order */
   onEvent(event: CachedEvent): void;
+  /** called after each batch of changes (one commit, one page of the change log): send what onEvent queued */
+  flush(): void;
   /** the cache stops: end cleanly (the client re-watches elsewhere or later) */
   close(): void;
 }
@@ -127,6 +129,7 @@ export class WatchCache {
     for (;;) {
       const page = await this.store.changes(this.rv, PAGE);
       for (const change of page.changes) this.apply(change);
+      this.flush();
       // revisions without a change (failed writes) are passed too, or reads waiting for them would hang
       this.rv = Math.max(this.rv, page.rv);
       if (page.changes.length < PAGE) break;
@@ -145,6 +148,7 @@ export class WatchCache {
       return;
     }
     for (const change of commit.changes) this.apply(change);
+    this.flush();
     this.rv = commit.rv;
     this.release();
   }
@@ -160,6 +164,10 @@ export class WatchCache {
     this.history.push(event);
     this.rv = change.rv;
     for (const listener of this.listeners) listener.onEvent(event);
+  }
+
+  private flush(): void {
+    for (const listener of this.listeners) listener.flush();
   }
 
   private release(): void {

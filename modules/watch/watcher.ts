@@ -4,11 +4,18 @@
  * matching as ADDED, as kube does); sends bookmarks when asked; is closed when it falls too far behind.
  */
 import type { ServerResponse } from 'node:http';
-import { Http2ServerResponse } from 'node:http2';
+import { Http2ServerResponse, type ServerHttp2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { KubeObject } from '../api/object.js';
 import type { Status } from '../api/status.js';
-import { encodeEvent, httpChunk, type CachedEvent, type EventType, type WatchEncoding } from './events.js';
+import {
+  encodeEvent,
+  httpChunk,
+  joinEvents,
+  type CachedEvent,
+  type EventType,
+  type WatchEncoding,
+} from './events.js';
 import type { CacheListener, WatchCache } from './watch-cache.js';
 
 export interface WatchOptions {
@@ -35,6 +42,8 @@ export interface WatchOptions {
 /** a watcher whose socket holds more unsent bytes than this is too slow: it is closed and relists */
 const MAX_BUFFERED = 16 * 1024 * 1024;
 const BOOKMARK_MS = 60_000;
+/** queued events are written before they grow past this (a long history replay is not held in one buffer) */
+const MAX_QUEUED = 64 * 1024;
 
 export class Watcher implements CacheListener {
   private lastRv: number;
@@ -42,6 +51,14 @@ export class Watcher implements CacheListener {
   private readonly timers: NodeJS.Timeout[] = [];
   /** set when events are written to the socket directly, as HTTP/1.1 chunks */
   private socket?: Socket;
+  /** set for h2: events are written to the stream itself, past the compat response's per-write checks */
+  private stream?: ServerHttp2Stream;
+  /**
+   * Events not yet written: those of one cache batch (or of the start) go out as one write, since each write
+   * costs more than its bytes (a DATA frame or chunk, a write request and its completion, per watcher).
+   */
+  private queued: Uint8Array[] = [];
+  private queuedBytes = 0;
 
   constructor(
     private readonly cache: WatchCache,
@@ -58,7 +75,8 @@ export class Watcher implements CacheListener {
     this.res.writeHead(200, { 'Content-Type': o.encoding.contentType, 'Cache-Control': 'no-cache, private' });
     // h2: writeHead has sent the HEADERS frame; each write below is a DATA frame on this stream, sent at once.
     // Its `socket` is a proxy for the connection that every stream shares, never to be written to.
-    if (!(this.res instanceof Http2ServerResponse)) {
+    if (this.res instanceof Http2ServerResponse) this.stream = this.res.stream;
+    else {
       this.res.flushHeaders();
       // HTTP/1.1: events go to the socket as ready-made chunks (shared between watchers): Node's response
       // writer would frame and copy every event again for each of them.
@@ -70,9 +88,16 @@ export class Watcher implements CacheListener {
     if (o.initialEventsEnd) this.bookmark(true);
     // history first, then live; both run synchronously here, so nothing slips in between
     for (const event of this.cache.eventsAfter(this.lastRv)) this.onEvent(event);
+    this.flush();
     this.cache.addListener(this);
     this.timers.push(setTimeout(() => this.close(), o.timeoutMs));
-    if (o.bookmarks) this.timers.push(setInterval(() => this.bookmark(false), BOOKMARK_MS));
+    if (o.bookmarks)
+      this.timers.push(
+        setInterval(() => {
+          this.bookmark(false);
+          this.flush();
+        }, BOOKMARK_MS),
+      );
   }
 
   onEvent(event: CachedEvent): void {
@@ -117,10 +142,11 @@ export class Watcher implements CacheListener {
   /** An ERROR event carrying a Status (e.g. 410 Expired), then the end of the stream. */
   fail(status: Status): void {
     this.write(() => this.options.encoding.encode('ERROR', status));
+    this.flush();
     this.close();
   }
 
-  /** An object that cannot be encoded ends the stream (as kube does), never the server. */
+  /** Queues an event; an object that cannot be encoded ends the stream (as kube does), never the server. */
   private write(event: () => string | Uint8Array): void {
     if (this.closed) return;
     let bytes: string | Uint8Array;
@@ -132,19 +158,26 @@ export class Watcher implements CacheListener {
     }
     if (bytes.length === 0) return;
     if (this.options.sent) this.options.sent.n++;
-    if (this.socket) {
-      this.socket.write(httpChunk(bytes));
-      if (this.socket.writableLength > MAX_BUFFERED) this.close();
-    } else {
-      // the cast only merges the two write() overload sets; both take bytes
-      (this.res as ServerResponse).write(bytes);
-      if (this.res.writableLength > MAX_BUFFERED) this.close();
-    }
+    this.queued.push(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
+    this.queuedBytes += bytes.length;
+    if (this.queuedBytes >= MAX_QUEUED) this.flush();
+  }
+
+  /** Writes the queued events as one; the cache calls it at the end of each batch of changes. */
+  flush(): void {
+    if (this.queued.length === 0 || this.closed) return;
+    const bytes = joinEvents(this.queued);
+    this.queued = [];
+    this.queuedBytes = 0;
+    const out = this.socket ?? this.stream ?? (this.res as ServerResponse);
+    out.write(this.socket ? httpChunk(bytes) : bytes);
+    if (out.writableLength > MAX_BUFFERED) this.close();
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.queued = [];
     this.cache.removeListener(this);
     for (const t of this.timers) clearTimeout(t);
     this.res.end();
