@@ -93,6 +93,10 @@ export class PostgresStore implements Store {
       uid: String(object.metadata.uid),
       body,
       activeNamespace: options.activeNamespace,
+    }).catch((error: unknown) => {
+      // another replica committed this key after the batch's snapshot was taken (see batch-sql.ts)
+      if (isKeyTaken(error)) throw new AlreadyExistsError(key);
+      throw error;
     });
     if (outcome.rv !== undefined) return withRv(body, outcome.rv);
     if (outcome.namespaceState === 'missing') throw new NamespaceNotFoundError(options.activeNamespace!);
@@ -217,6 +221,14 @@ export class PostgresStore implements Store {
   private write(op: Parameters<WriteBatcher['submit']>[0]): Promise<WriteOutcome> {
     return this.batcher.submit(op).catch(fail);
   }
+}
+
+const OBJECTS_KEY = 'objects_resource_namespace_name_pk';
+
+function isKeyTaken(error: unknown): boolean {
+  return (
+    error instanceof postgres.PostgresError && error.code === '23505' && error.constraint_name === OBJECTS_KEY
+  );
 }
 
 function fail(error: unknown): never {

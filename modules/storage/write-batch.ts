@@ -7,7 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
 import type { KubeObject } from '../api/object.js';
-import { NAMESPACES_RESOURCE, type Change, type LocalCommit, type ObjectKey } from './store.js';
+import { batchSql, type BatchKinds } from './batch-sql.js';
+import type { Change, LocalCommit, ObjectKey } from './store.js';
+
+export { CHANGE_CHANNEL } from './batch-sql.js';
 
 export type WriteOp =
   | { op: 'c'; key: ObjectKey; uid: string; body: KubeObject; activeNamespace?: string }
@@ -19,8 +22,9 @@ export interface WriteOutcome {
   base: number;
   /** the revision the write committed at, when it applied */
   rv?: number;
-  /** stored revision of the key in the statement's snapshot (undefined: absent) */
+  /** for an update or delete that did not apply: the key's stored revision (undefined: absent) */
   currentRv?: number;
+  /** for a create into a namespace that did not apply */
   namespaceState?: 'missing' | 'terminating' | 'active';
   /** the removed object, for an applied delete */
   deleted?: KubeObject;
@@ -37,58 +41,21 @@ interface Pending {
 
 const MAX_BATCH = 256;
 
-/** NOTIFY channel that wakes every replica's watch feed after a commit (a hint; the table is the truth). The
- * payload names the replica, so a replica can skip its own: it learned of those changes first-hand. */
-export const CHANGE_CHANNEL = 'pgkube_changes';
+/** one statement text per mix of write kinds (each a prepared statement of its own) */
+const statements = new Map<number, string>();
 
-export const BATCH_SQL = `
-WITH ops AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb)
-    AS o(i int, op text, res text, ns text, name text, uid uuid, exp bigint, body jsonb, ans text)
-),
--- one row: the counter bump, and the one notification of the batch (sent at commit)
-c AS (UPDATE revision SET rv = rv + $2::int WHERE id = 1
-  RETURNING rv - $2::int AS base,
-    CASE WHEN $4::bool THEN pg_notify('${CHANGE_CHANNEL}', $3 || ' ' || rv::text) END AS notified),
-ins AS (
-  INSERT INTO objects (resource, namespace, name, uid, rv, body)
-  SELECT o.res, o.ns, o.name, o.uid, c.base + o.i, o.body FROM ops o CROSS JOIN c
-  WHERE o.op = 'c' AND (o.ans IS NULL OR EXISTS (
-    SELECT 1 FROM objects n
-    WHERE n.resource = '${NAMESPACES_RESOURCE}' AND n.namespace = '' AND n.name = o.ans
-      AND n.body->'metadata'->'deletionTimestamp' IS NULL))
-  ON CONFLICT DO NOTHING
-  RETURNING rv, resource, namespace, name, body
-),
-upd AS (
-  UPDATE objects t SET rv = c.base + o.i, body = o.body
-  FROM ops o CROSS JOIN c
-  WHERE o.op = 'u' AND t.resource = o.res AND t.namespace = o.ns AND t.name = o.name AND t.rv = o.exp
-  RETURNING t.rv, t.resource, t.namespace, t.name, t.body
-),
-del AS (
-  DELETE FROM objects t USING ops o CROSS JOIN c
-  WHERE o.op = 'd' AND t.resource = o.res AND t.namespace = o.ns AND t.name = o.name AND t.rv = o.exp
-  RETURNING c.base + o.i AS rv, t.resource, t.namespace, t.name, t.body
-),
-done AS (
-  SELECT rv, resource, namespace, name, 1 AS type, body FROM ins
-  UNION ALL SELECT rv, resource, namespace, name, 2, body FROM upd
-  UNION ALL SELECT rv, resource, namespace, name, 3, body FROM del
-),
-log AS (
-  INSERT INTO changes (rv, resource, namespace, name, type, body)
-  SELECT rv, resource, namespace, name, type, body FROM done
-)
-SELECT o.i, c.base, d.rv AS rv, CASE WHEN d.type = 3 THEN d.body END AS deleted,
-  (SELECT t.rv FROM objects t WHERE t.resource = o.res AND t.namespace = o.ns AND t.name = o.name) AS cur,
-  CASE WHEN o.ans IS NOT NULL THEN (
-    SELECT CASE WHEN n.body->'metadata'->'deletionTimestamp' IS NULL THEN 'active' ELSE 'terminating' END
-    FROM objects n WHERE n.resource = '${NAMESPACES_RESOURCE}' AND n.namespace = '' AND n.name = o.ans
-  ) END AS ns
-FROM ops o CROSS JOIN c
-LEFT JOIN done d ON d.rv = c.base + o.i
-`;
+function statementFor(ops: WriteOp[]): string {
+  const kinds: BatchKinds = { create: false, update: false, delete: false };
+  for (const { op } of ops) {
+    if (op === 'c') kinds.create = true;
+    else if (op === 'u') kinds.update = true;
+    else kinds.delete = true;
+  }
+  const id = (kinds.create ? 1 : 0) | (kinds.update ? 2 : 0) | (kinds.delete ? 4 : 0);
+  let text = statements.get(id);
+  if (text === undefined) statements.set(id, (text = batchSql(kinds)));
+  return text;
+}
 
 function keyText(key: ObjectKey): string {
   return `${key.resource}\u0000${key.namespace}\u0000${key.name}`;
@@ -205,21 +172,21 @@ export class WriteBatcher {
 
   private async execute(ops: WriteOp[]): Promise<WriteOutcome[]> {
     const rows = await this.sql.unsafe(
-      BATCH_SQL,
+      statementFor(ops),
       [ops.map((op, i) => toRow(op, i + 1)) as never, ops.length, this.replica, this.notify],
-      {
-        prepare: true,
-      },
+      { prepare: true },
     );
     const outcomes: WriteOutcome[] = new Array(ops.length);
     for (const row of rows) {
       const i = (row.i as number) - 1;
       const op = ops[i];
+      const applied = row.rv !== null;
       outcomes[i] = {
         base: Number(row.base),
-        rv: row.rv === null ? undefined : Number(row.rv),
+        rv: applied ? Number(row.rv) : undefined,
         currentRv: row.cur === null ? undefined : Number(row.cur),
-        namespaceState: op.op === 'c' && op.activeNamespace !== undefined ? (row.ns ?? 'missing') : undefined,
+        namespaceState:
+          !applied && op.op === 'c' && op.activeNamespace !== undefined ? (row.ns ?? 'missing') : undefined,
         deleted: row.deleted ?? undefined,
       };
     }

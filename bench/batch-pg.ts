@@ -1,0 +1,207 @@
+/**
+ * bench/batch-pg: PostgreSQL CPU per create of the write-batch statement, by batch size, against a plain
+ * multi-row JSONB insert of the same bodies. One writer connection sends batches back to back (through the
+ * real WriteBatcher); a second connection LISTENs, as a replica's does. CPU comes from /proc/<pid>/schedstat of
+ * every PostgreSQL process, so PostgreSQL must run on this host (the embedded one by default).
+ *
+ *   npm run build && node dist/bench/batch-pg.js [--sizes=1,4,8,16] [--batches=1500] [--rounds=2]
+ */
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { connect, migrate, PostgresStore, startEmbeddedPostgres } from '../modules/storage/index.js';
+import type { KubeObject } from '../modules/api/object.js';
+
+const arg = (name: string, fallback: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const SIZES = arg('sizes', '1,4,8,16').split(',').map(Number);
+const BATCHES = Number(arg('batches', '1500'));
+const ROUNDS = Number(arg('rounds', '2'));
+/** rows already in the tables, so that index descents cost what they do in a used database */
+const SEED = 10_000;
+
+/** a stored ConfigMap as the server writes it: metadata, one managedFields entry, 1 KB of data */
+function configMap(name: string, uid: string): KubeObject {
+  const time = '2026-11-22T10:00:00Z';
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name,
+      namespace: 'default',
+      uid,
+      creationTimestamp: time,
+      managedFields: [
+        {
+          manager: 'bench',
+          operation: 'Update',
+          apiVersion: 'v1',
+          time,
+          fieldsType: 'FieldsV1',
+          fieldsV1: { 'f:data': { '.': {}, 'f:v': {} } },
+        },
+      ],
+    },
+    data: { v: 'x'.repeat(1000) },
+  };
+}
+
+function cpuNs(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return 0; // exited
+  }
+}
+
+function parentOf(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+  } catch {
+    return -1;
+  }
+}
+
+/** CPU so far of the postmaster and each of its children */
+function clusterCpu(postmaster: number): Map<number, number> {
+  const cpu = new Map([[postmaster, cpuNs(postmaster)]]);
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (pid && parentOf(pid) === postmaster) cpu.set(pid, cpuNs(pid));
+  }
+  return cpu;
+}
+
+function grownNs(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, ns] of after) sum += ns - (before.get(pid) ?? 0);
+  return sum;
+}
+
+interface Subject {
+  name: string;
+  /** writes `size` new objects in one statement */
+  batch(size: number): Promise<unknown>;
+  sql: postgres.Sql;
+  close(): Promise<void>;
+}
+
+async function database(admin: postgres.Sql, base: string, name: string): Promise<string> {
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  await migrate(url.toString());
+  const sql = postgres(url.toString(), { max: 1, onnotice: () => undefined });
+  const body = configMap('seed', randomUUID());
+  await sql`INSERT INTO objects VALUES ('/namespaces', '', 'default', ${randomUUID()}, 2, '{"metadata":{}}')`;
+  await sql`INSERT INTO objects SELECT '/configmaps', 'default', 'seed-' || g, gen_random_uuid(), g + 2,
+    ${sql.json(body as never)} FROM generate_series(1, ${SEED}) g`;
+  await sql`INSERT INTO changes (rv, resource, namespace, name, type, body) SELECT g + 2, '/configmaps',
+    'default', 'seed-' || g, 1, ${sql.json(body as never)} FROM generate_series(1, ${SEED}) g`;
+  await sql`UPDATE revision SET rv = ${SEED + 2}`;
+  await sql`CREATE TABLE bench_raw (id bigserial PRIMARY KEY, body jsonb NOT NULL)`;
+  await sql.unsafe('VACUUM ANALYZE');
+  await sql.end();
+  return url.toString();
+}
+
+let serial = 0;
+
+async function statementSubject(url: string): Promise<Subject> {
+  const sql = connect(url, 1);
+  const store = new PostgresStore(sql);
+  const listener = connect(url, 1);
+  const unsubscribe = await new PostgresStore(listener).subscribe(() => undefined);
+  return {
+    name: 'write-batch statement',
+    sql,
+    // submitted in one turn on distinct keys: the batcher sends them as one statement
+    batch: (size) =>
+      Promise.all(
+        Array.from({ length: size }, () => {
+          const name = `cm-${++serial}`;
+          const key = { resource: '/configmaps', namespace: 'default', name };
+          return store.create(key, configMap(name, randomUUID()), { activeNamespace: 'default' });
+        }),
+      ),
+    close: async () => {
+      await unsubscribe();
+      await Promise.all([sql.end(), listener.end()]);
+    },
+  };
+}
+
+async function plainInsertSubject(url: string): Promise<Subject> {
+  const sql = connect(url, 1);
+  return {
+    name: 'plain multi-row JSONB insert',
+    sql,
+    batch: (size) => {
+      const bodies = Array.from({ length: size }, () => configMap(`cm-${++serial}`, randomUUID()));
+      return sql`INSERT INTO bench_raw (body) SELECT jsonb_array_elements(${sql.json(bodies as never)})`;
+    },
+    close: () => sql.end(),
+  };
+}
+
+async function measure(subject: Subject, size: number) {
+  for (let i = 0; i < 50; i++) await subject.batch(size);
+  const [{ pid, lsn }] = await subject.sql`SELECT pg_backend_pid() AS pid, pg_current_wal_lsn()::text AS lsn`;
+  const postmaster = parentOf(pid);
+  const before = clusterCpu(postmaster);
+  const backendBefore = cpuNs(pid);
+  for (let i = 0; i < BATCHES; i++) await subject.batch(size);
+  const backend = cpuNs(pid) - backendBefore;
+  const all = grownNs(before, clusterCpu(postmaster));
+  const [{ wal }] =
+    await subject.sql`SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), ${lsn}::pg_lsn)::float8 AS wal`;
+  const rows = BATCHES * size;
+  return { all: all / 1e3 / rows, backend: backend / 1e3 / rows, wal: wal / rows };
+}
+
+async function main() {
+  let url = arg('database-url', process.env.DATABASE_URL ?? '');
+  let embedded;
+  if (!url) {
+    const dir = await mkdtemp(path.join(tmpdir(), 'pgkube-bench-pg-'));
+    await chmod(dir, 0o755); // PostgreSQL runs as its own OS user when we are root
+    embedded = await startEmbeddedPostgres({ dir: path.join(dir, 'pg'), database: 'postgres' });
+    url = embedded.url;
+  }
+  const admin = postgres(url, { max: 1, onnotice: () => undefined });
+  const subjects = [
+    await statementSubject(await database(admin, url, 'bench_batch_statement')),
+    await plainInsertSubject(await database(admin, url, 'bench_batch_plain')),
+  ];
+  console.log(
+    `PostgreSQL CPU per row (all its processes / the writing backend), WAL per row; ${BATCHES} batches`,
+  );
+  for (const size of SIZES) {
+    const runs = subjects.map(() => [] as Awaited<ReturnType<typeof measure>>[]);
+    // the subjects take turns, so that a busy spell of a shared machine hits both
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const [i, subject] of subjects.entries()) runs[i].push(await measure(subject, size));
+    }
+    for (const [i, subject] of subjects.entries()) {
+      const show = (k: 'all' | 'backend' | 'wal') => runs[i].map((x) => x[k].toFixed(0)).join(' / ');
+      console.log(
+        `batches of ${size}, ${subject.name}: ${show('all')} µs (backend ${show('backend')} µs), WAL ${show('wal')} B`,
+      );
+    }
+  }
+  await Promise.all(subjects.map((s) => s.close()));
+  for (const name of ['bench_batch_statement', 'bench_batch_plain']) {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+  await admin.end();
+  await embedded?.stop();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,97 @@
+/**
+ * The write-batch statement, built for the kinds of write a batch holds. A batch of creates (the common
+ * case) gets a statement without the update and delete parts: PostgreSQL initialises every node of a plan on
+ * each execution, so parts that touch no row still cost CPU per batch.
+ *
+ * Every lookup of `objects` is a correlated scalar subquery or a join on the full key. A cached generic plan
+ * is made while the tables are nearly empty; an EXISTS or a join there may become a hashed or sequential scan
+ * of the whole table, which costs O(objects) on every later batch (see write-batch.spec.ts).
+ */
+import { NAMESPACES_RESOURCE } from './store.js';
+
+/** NOTIFY channel that wakes every replica's watch feed after a commit (a hint; the table is the truth). The
+ * payload names the replica, so a replica can skip its own: it learned of those changes first-hand. */
+export const CHANGE_CHANNEL = 'pgkube_changes';
+
+/** Which kinds of write a batch holds. */
+export interface BatchKinds {
+  create: boolean;
+  update: boolean;
+  delete: boolean;
+}
+
+const OPS = `ops AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb)
+    AS o(i int, op text, res text, ns text, name text, uid uuid, exp bigint, body jsonb, ans text)
+)`;
+
+// one row: the counter bump, and the one notification of the batch (sent at commit, when $4 asks for it)
+const COUNTER = `c AS (UPDATE revision SET rv = rv + $2::int WHERE id = 1
+  RETURNING rv - $2::int AS base,
+    CASE WHEN $4::bool THEN pg_notify('${CHANGE_CHANNEL}', $3 || ' ' || rv::text) END AS notified)`;
+
+/** the stored revision of o's key, NULL when absent (in the statement's snapshot) */
+const CURRENT_RV = `(SELECT t.rv FROM objects t WHERE t.resource = o.res AND t.namespace = o.ns AND t.name = o.name)`;
+
+/** 'active' / 'terminating' for o's namespace, NULL when it does not exist */
+const NAMESPACE_STATE = `(SELECT CASE WHEN n.body->'metadata'->'deletionTimestamp' IS NULL THEN 'active' ELSE 'terminating' END
+    FROM objects n WHERE n.resource = '${NAMESPACES_RESOURCE}' AND n.namespace = '' AND n.name = o.ans)`;
+
+// The absence check reads the statement's snapshot. A create of the same key committed by another replica
+// after that snapshot was taken makes the INSERT fail with a unique violation: the batch then re-runs one
+// write at a time, and a lone create's unique violation means AlreadyExists (postgres-store.ts). This is
+// cheaper per row than ON CONFLICT DO NOTHING, whose speculative insertion takes a lock and writes WAL twice.
+const INSERT = `ins AS (
+  INSERT INTO objects (resource, namespace, name, uid, rv, body)
+  SELECT o.res, o.ns, o.name, o.uid, c.base + o.i, o.body FROM ops o CROSS JOIN c
+  WHERE o.op = 'c' AND ${CURRENT_RV} IS NULL AND (o.ans IS NULL OR ${NAMESPACE_STATE} = 'active')
+  RETURNING rv, resource, namespace, name, body
+)`;
+
+const UPDATE = `upd AS (
+  UPDATE objects t SET rv = c.base + o.i, body = o.body
+  FROM ops o CROSS JOIN c
+  WHERE o.op = 'u' AND t.resource = o.res AND t.namespace = o.ns AND t.name = o.name AND t.rv = o.exp
+  RETURNING t.rv, t.resource, t.namespace, t.name, t.body
+)`;
+
+const DELETE = `del AS (
+  DELETE FROM objects t USING ops o CROSS JOIN c
+  WHERE o.op = 'd' AND t.resource = o.res AND t.namespace = o.ns AND t.name = o.name AND t.rv = o.exp
+  RETURNING c.base + o.i AS rv, t.resource, t.namespace, t.name, t.body
+)`;
+
+export function batchSql(kinds: BatchKinds): string {
+  const parts = [OPS, COUNTER];
+  /** the CTEs of the writes that applied, with their change type and what the report returns of them */
+  const written: { cte: string; type: number; deleted: string }[] = [];
+  if (kinds.create) {
+    parts.push(INSERT);
+    written.push({ cte: 'ins', type: 1, deleted: 'NULL::jsonb' });
+  }
+  if (kinds.update) {
+    parts.push(UPDATE);
+    written.push({ cte: 'upd', type: 2, deleted: 'NULL::jsonb' });
+  }
+  if (kinds.delete) {
+    parts.push(DELETE);
+    written.push({ cte: 'del', type: 3, deleted: 'body' });
+  }
+  if (written.length === 0) throw new Error('a write batch needs at least one write');
+  const log = written
+    .map((w) => `SELECT rv, resource, namespace, name, ${w.type}, body FROM ${w.cte}`)
+    .join('\n  UNION ALL ');
+  parts.push(`log AS (
+  INSERT INTO changes (rv, resource, namespace, name, type, body)
+  ${log}
+)`);
+  const applied = written.map((w) => `SELECT rv, ${w.deleted} AS deleted FROM ${w.cte}`).join(' UNION ALL ');
+  // the lookups explain a write that did not apply; CASE evaluates them only for those
+  return `WITH ${parts.join(',\n')}
+SELECT o.i, c.base, a.rv, a.deleted,
+  CASE WHEN a.rv IS NULL AND o.op <> 'c' THEN ${CURRENT_RV} END AS cur,
+  CASE WHEN a.rv IS NULL AND o.ans IS NOT NULL THEN ${NAMESPACE_STATE} END AS ns
+FROM ops o CROSS JOIN c
+LEFT JOIN (${applied}) a ON a.rv = c.base + o.i
+`;
+}
