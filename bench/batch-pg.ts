@@ -8,15 +8,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { chmod, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import postgres from 'postgres';
-import { connect, migrate, PostgresStore, startEmbeddedPostgres } from '../modules/storage/index.js';
+import { connect, migrate, PostgresStore } from '../modules/storage/index.js';
 import type { KubeObject } from '../modules/api/object.js';
+import { arg, benchDatabase } from './support.js';
 
-const arg = (name: string, fallback: string) =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const SIZES = arg('sizes', '1,4,8,16').split(',').map(Number);
 const BATCHES = Number(arg('batches', '1500'));
 const ROUNDS = Number(arg('rounds', '2'));
@@ -164,14 +160,8 @@ async function measure(subject: Subject, size: number) {
 }
 
 async function main() {
-  let url = arg('database-url', process.env.DATABASE_URL ?? '');
-  let embedded;
-  if (!url) {
-    const dir = await mkdtemp(path.join(tmpdir(), 'pgkube-bench-pg-'));
-    await chmod(dir, 0o755); // PostgreSQL runs as its own OS user when we are root
-    embedded = await startEmbeddedPostgres({ dir: path.join(dir, 'pg'), database: 'postgres' });
-    url = embedded.url;
-  }
+  const db = await benchDatabase('postgres');
+  const url = db.url;
   const admin = postgres(url, { max: 1, onnotice: () => undefined });
   const subjects = [
     await statementSubject(await database(admin, url, 'bench_batch_statement')),
@@ -198,7 +188,7 @@ async function main() {
     await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
   await admin.end();
-  await embedded?.stop();
+  await db.stop();
 }
 
 main().catch((error: unknown) => {

@@ -6,22 +6,16 @@
  *   npm run build && node dist/bench/create.js [--seconds=10] [--database-url=…]
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { connect as tlsConnect } from 'node:tls';
 import postgres from 'postgres';
-import { startEmbeddedPostgres } from '../modules/storage/index.js';
 import { startServer } from '../test/support/server.js';
+import { arg, benchDatabase } from './support.js';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
-const arg = (name: string, fallback: string) =>
-  process.argv
-    .find((a) => a.startsWith(`--${name}=`))
-    ?.split('=')
-    .slice(1)
-    .join('=') ?? fallback;
 const SECONDS = Number(arg('seconds', '10'));
 const payload = (i: number) => ({
   apiVersion: 'v1',
@@ -179,14 +173,8 @@ async function loadFrom(url: string, token: string, ca: string): Promise<{ rate:
 }
 
 async function main() {
-  let url = arg('database-url', process.env.DATABASE_URL ?? '');
-  let embedded;
-  if (!url) {
-    const dir = await mkdtemp(path.join(tmpdir(), 'pgkube-bench-pg-'));
-    await chmod(dir, 0o755); // PostgreSQL runs as its own OS user when we are root
-    embedded = await startEmbeddedPostgres({ dir: path.join(dir, 'pg'), database: 'bench' });
-    url = embedded.url;
-  }
+  const db = await benchDatabase('bench');
+  const url = db.url;
   const raw = await pgbenchBaseline(url);
   const server = await startServer({ databaseUrl: url });
   const result = await loadFrom(server.url, server.token, server.ca);
@@ -198,7 +186,7 @@ async function main() {
   });
   const ceiling = await loadFrom(bare.url, 'none', server.ca);
   await bare.close();
-  await embedded?.stop();
+  await db.stop();
   console.log(`raw PostgreSQL single-row JSONB inserts/s (${raw.how}): ${raw.tps.toFixed(0)}`);
   console.log(`bare Fastify HTTPS echo of the same POST, same client: ${ceiling.rate.toFixed(0)}/s`);
   console.log(

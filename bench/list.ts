@@ -5,20 +5,13 @@
  *
  *   npm run build && node dist/bench/list.js [--objects=100000] [--database-url=…]
  */
-import { chmod, mkdtemp, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import postgres from 'postgres';
-import { migrate, startEmbeddedPostgres } from '../modules/storage/index.js';
+import { migrate } from '../modules/storage/index.js';
 import { startServer, type TestServer } from '../test/support/server.js';
+import { arg, benchDatabase } from './support.js';
 
-const arg = (name: string, fallback: string) =>
-  process.argv
-    .find((a) => a.startsWith(`--${name}=`))
-    ?.split('=')
-    .slice(1)
-    .join('=') ?? fallback;
 const OBJECTS = Number(arg('objects', '100000'));
 const PAGE = 500;
 const NS = 'bench';
@@ -110,14 +103,8 @@ async function rssMb(pid: number): Promise<number> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 async function main() {
-  let url = arg('database-url', process.env.DATABASE_URL ?? '');
-  let embedded;
-  if (!url) {
-    const dir = await mkdtemp(path.join(tmpdir(), 'pgkube-bench-list-'));
-    await chmod(dir, 0o755);
-    embedded = await startEmbeddedPostgres({ dir: path.join(dir, 'pg'), database: 'bench' });
-    url = embedded.url;
-  }
+  const db = await benchDatabase('bench');
+  const url = db.url;
   await migrate(url);
   const t0 = performance.now();
   await seed(url);
@@ -131,7 +118,7 @@ async function main() {
   const raw2 = await rawWalk(url);
   const rss = await rssMb(s.pid);
   await s.stop();
-  await embedded?.stop();
+  await db.stop();
   const rawMs = Math.min(raw.ms, raw2.ms);
   const first = median(walk.pageMs.slice(0, 5));
   const lastPages = median(walk.pageMs.slice(-6, -1));

@@ -11,22 +11,14 @@
  * informers share one connection per host (the servers get --http2-max-streams-per-connection to match);
  * without it every watcher has its own HTTP/1.1 connection.
  */
-import { chmod, mkdtemp, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { startEmbeddedPostgres } from '../modules/storage/index.js';
 import { startServer, type TestServer } from '../test/support/server.js';
 import { openH2Streams } from './h2-watches.js';
+import { arg, benchDatabase } from './support.js';
 
-const arg = (name: string, fallback: string) =>
-  process.argv
-    .find((a) => a.startsWith(`--${name}=`))
-    ?.split('=')
-    .slice(1)
-    .join('=') ?? fallback;
 const WATCHERS = Number(arg('watchers', '1000'));
 const EVENTS = Number(arg('events', '300'));
 const RATE = Number(arg('rate', '100'));
@@ -271,9 +263,7 @@ const pct = (xs: number[], p: number) => {
 };
 
 async function main() {
-  const dir = await mkdtemp(path.join(tmpdir(), 'pgkube-bench-watch-'));
-  await chmod(dir, 0o755);
-  const pg = await startEmbeddedPostgres({ dir: path.join(dir, 'pg'), database: 'bench' });
+  const pg = await benchDatabase('bench');
   const args = HTTP2 ? [`--http2-max-streams-per-connection=${HTTP2}`] : [];
   const a = await startServer({ databaseUrl: pg.url, args });
   const b = await startServer({ databaseUrl: pg.url, args });
