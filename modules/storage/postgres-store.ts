@@ -202,8 +202,8 @@ export class PostgresStore implements Store {
   /**
    * Batches notify only while another backend listens on the channel (another replica's feed). A replica that
    * starts listening is seen within PEER_CHECK_MS; until then its 1 s poll finds the changes (the change log is
-   * the truth, a notification only a hint). Sessions of other roles hide their query text: they may be
-   * listeners, so they keep notifications on.
+   * the truth, a notification only a hint). A session whose statement text cannot be seen (another role's, or
+   * any with track_activities off, or one that has run nothing yet) may be a listener: it keeps notifications on.
    */
   private async lookForListeners(ownPid: number | null): Promise<void> {
     try {
@@ -211,7 +211,7 @@ export class PostgresStore implements Store {
         SELECT EXISTS (
           SELECT 1 FROM pg_stat_activity
           WHERE datname = current_database() AND pid <> ${ownPid ?? 0}
-            AND query IN (${LISTEN_QUERY}, '<insufficient privilege>')) AS others`;
+            AND coalesce(query, '') IN (${LISTEN_QUERY}, '<insufficient privilege>', '')) AS others`;
       this.batcher.notify = row.others;
     } catch {
       this.batcher.notify = true;
