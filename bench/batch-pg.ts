@@ -7,11 +7,10 @@
  *   npm run build && node dist/bench/batch-pg.js [--sizes=1,4,8,16] [--batches=1500] [--rounds=2]
  */
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { connect, migrate, PostgresStore } from '../modules/storage/index.js';
 import type { KubeObject } from '../modules/api/object.js';
-import { arg, benchDatabase } from './support.js';
+import { arg, benchDatabase, clusterCpuNs, cpuNs, grownNs, parentOf } from './support.js';
 
 const SIZES = arg('sizes', '1,4,8,16').split(',').map(Number);
 const BATCHES = Number(arg('batches', '1500'));
@@ -43,38 +42,6 @@ function configMap(name: string, uid: string): KubeObject {
     },
     data: { v: 'x'.repeat(1000) },
   };
-}
-
-function cpuNs(pid: number): number {
-  try {
-    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
-  } catch {
-    return 0; // exited
-  }
-}
-
-function parentOf(pid: number): number {
-  try {
-    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-  } catch {
-    return -1;
-  }
-}
-
-/** CPU so far of the postmaster and each of its children */
-function clusterCpu(postmaster: number): Map<number, number> {
-  const cpu = new Map([[postmaster, cpuNs(postmaster)]]);
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (pid && parentOf(pid) === postmaster) cpu.set(pid, cpuNs(pid));
-  }
-  return cpu;
-}
-
-function grownNs(before: Map<number, number>, after: Map<number, number>): number {
-  let sum = 0;
-  for (const [pid, ns] of after) sum += ns - (before.get(pid) ?? 0);
-  return sum;
 }
 
 interface Subject {
@@ -148,11 +115,11 @@ async function measure(subject: Subject, size: number) {
   for (let i = 0; i < 50; i++) await subject.batch(size);
   const [{ pid, lsn }] = await subject.sql`SELECT pg_backend_pid() AS pid, pg_current_wal_lsn()::text AS lsn`;
   const postmaster = parentOf(pid);
-  const before = clusterCpu(postmaster);
+  const before = clusterCpuNs(postmaster);
   const backendBefore = cpuNs(pid);
   for (let i = 0; i < BATCHES; i++) await subject.batch(size);
   const backend = cpuNs(pid) - backendBefore;
-  const all = grownNs(before, clusterCpu(postmaster));
+  const all = grownNs(before, clusterCpuNs(postmaster));
   const [{ wal }] =
     await subject.sql`SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), ${lsn}::pg_lsn)::float8 AS wal`;
   const rows = BATCHES * size;

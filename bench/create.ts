@@ -6,14 +6,15 @@
  *   npm run build && node dist/bench/create.js [--seconds=10] [--database-url=…]
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { connect as tlsConnect } from 'node:tls';
 import postgres from 'postgres';
 import { startServer } from '../test/support/server.js';
-import { arg, benchDatabase } from './support.js';
+import { arg, benchDatabase, clusterCpuNs, cpuMs, grownNs, machineCpuMs, parentOf } from './support.js';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const SECONDS = Number(arg('seconds', '10'));
@@ -116,7 +117,14 @@ function connection(url: URL, ca: string, request: (i: number) => Buffer, until:
 }
 
 /** The load: CLIENTS closed-loop keep-alive connections POSTing 1 KB ConfigMaps for SECONDS. */
-async function load(baseUrl: string, token: string, ca: string): Promise<{ rate: number; errors: number }> {
+interface LoadResult {
+  rate: number;
+  errors: number;
+  /** requests answered, warm-up included (what the CPU figures are divided by) */
+  answered: number;
+}
+
+async function load(baseUrl: string, token: string, ca: string): Promise<LoadResult> {
   const url = new URL(baseUrl);
   const path = '/api/v1/namespaces/default/configmaps';
   const request = (i: number) => {
@@ -129,7 +137,7 @@ async function load(baseUrl: string, token: string, ca: string): Promise<{ rate:
   let n = Number(process.env.BENCH_OFFSET ?? 0);
   const next = () => n++;
   // warm up connections and JIT
-  await Promise.all(
+  const warm = await Promise.all(
     Array.from({ length: CLIENTS }, () => connection(url, ca, request, Date.now() + 1000, next)),
   );
   const started = Date.now();
@@ -138,7 +146,8 @@ async function load(baseUrl: string, token: string, ca: string): Promise<{ rate:
   );
   const seconds = (Date.now() - started) / 1000;
   const ok = results.reduce((a, r) => a + r.ok, 0);
-  return { rate: ok / seconds, errors: results.reduce((a, r) => a + r.errors, 0) };
+  const answered = [...warm, ...results].reduce((a, r) => a + r.ok + r.errors, 0);
+  return { rate: ok / seconds, errors: results.reduce((a, r) => a + r.errors, 0), answered };
 }
 
 /** Bare Fastify over the same TLS: answers the same POST with the body, no storage (the HTTP ceiling). */
@@ -156,8 +165,30 @@ async function bareFastify(tls: {
   return { url: `https://127.0.0.1:${port}`, close: () => app.close() };
 }
 
-/** Runs `load` in its own process, as a real client would be. */
-async function loadFrom(url: string, token: string, ca: string): Promise<{ rate: number; errors: number }> {
+/** CPU per request (µs) of the server, PostgreSQL (every process of its cluster) and the load generator. */
+interface CpuShares {
+  server: number;
+  postgres?: number;
+  client: number;
+  /** share of the machine's CPU in use meanwhile, by anyone */
+  busy: number;
+}
+
+/**
+ * Runs `load` in its own process, as a real client would be, and measures what each process spent (/proc;
+ * PostgreSQL only when it runs on this machine: `postmaster` is its pid here, or undefined).
+ */
+async function loadFrom(
+  url: string,
+  token: string,
+  ca: string,
+  serverPid: number,
+  postmaster?: number,
+): Promise<LoadResult & { cpu: CpuShares }> {
+  const started = Date.now();
+  const machineBefore = machineCpuMs();
+  const serverBefore = cpuMs(serverPid);
+  const pgBefore = postmaster === undefined ? undefined : clusterCpuNs(postmaster);
   const child = spawn(
     process.execPath,
     [new URL(import.meta.url).pathname, '--client', url, token, `--seconds=${SECONDS}`],
@@ -168,9 +199,43 @@ async function loadFrom(url: string, token: string, ca: string): Promise<{ rate:
   child.stdin.end(ca);
   let out = '';
   child.stdout.on('data', (c) => (out += c));
+  let clientMs = 0;
+  // the child's CPU is read just before it exits (an exited child's /proc entry is gone)
+  const sample = setInterval(() => (clientMs = cpuMs(child.pid!) || clientMs), 100);
   await new Promise((r) => child.on('exit', r));
-  return JSON.parse(out);
+  clearInterval(sample);
+  const result = JSON.parse(out) as LoadResult;
+  const n = Math.max(result.answered, 1);
+  const elapsedMs = Date.now() - started;
+  return {
+    ...result,
+    cpu: {
+      server: ((cpuMs(serverPid) - serverBefore) * 1000) / n,
+      postgres: pgBefore && grownNs(pgBefore, clusterCpuNs(postmaster!)) / 1000 / n,
+      client: (clientMs * 1000) / n,
+      busy: (machineCpuMs() - machineBefore) / (elapsedMs * cpus().length),
+    },
+  };
 }
+
+/** The postmaster's pid when PostgreSQL runs on this machine (its backends are its children). */
+async function postmasterOf(url: string): Promise<number | undefined> {
+  const sql = postgres(url, { max: 1, onnotice: () => undefined });
+  try {
+    const [{ pid }] = await sql`SELECT pg_backend_pid() AS pid`;
+    const postmaster = parentOf(pid);
+    return postmaster > 0 && /postgres/.test(readFileSync(`/proc/${postmaster}/cmdline`, 'utf8'))
+      ? postmaster
+      : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await sql.end();
+  }
+}
+
+const cpuLine = (c: CpuShares) =>
+  `CPU per request: server ${c.server.toFixed(0)} µs, PostgreSQL ${c.postgres === undefined ? 'n/a' : `${c.postgres.toFixed(0)} µs`}, load generator ${c.client.toFixed(0)} µs; machine ${(100 * c.busy).toFixed(0)} % busy`;
 
 /**
  * The baseline leaves ~250 MB of WAL and dirty pages behind; a checkpoint now, rather than one that starts in
@@ -193,15 +258,16 @@ async function main() {
   const url = db.url;
   const raw = await pgbenchBaseline(url);
   await settle(url);
+  const postmaster = await postmasterOf(url);
   const server = await startServer({ databaseUrl: url });
-  const result = await loadFrom(server.url, server.token, server.ca);
+  const result = await loadFrom(server.url, server.token, server.ca, server.pid, postmaster);
   const pki = path.join(server.dataDir, 'pki');
   await server.stop();
   const bare = await bareFastify({
     cert: await readFile(path.join(pki, 'apiserver.crt'), 'utf8'),
     key: await readFile(path.join(pki, 'apiserver.key'), 'utf8'),
   });
-  const ceiling = await loadFrom(bare.url, 'none', server.ca);
+  const ceiling = await loadFrom(bare.url, 'none', server.ca, process.pid);
   await bare.close();
   await db.stop();
   console.log(`raw PostgreSQL single-row JSONB inserts/s (${raw.how}): ${raw.tps.toFixed(0)}`);
@@ -211,6 +277,8 @@ async function main() {
   );
   console.log(`ratio pgkube / raw PostgreSQL: ${(result.rate / raw.tps).toFixed(2)} (target >= 0.5)`);
   console.log(`ratio pgkube / bare Fastify: ${(result.rate / ceiling.rate).toFixed(2)}`);
+  console.log(`pgkube: ${cpuLine(result.cpu)}`);
+  console.log(`bare Fastify (server = this process): ${cpuLine({ ...ceiling.cpu, postgres: undefined })}`);
 }
 
 if (process.argv[2] === '--client') {

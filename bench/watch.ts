@@ -11,13 +11,12 @@
  * informers share one connection per host (the servers get --http2-max-streams-per-connection to match);
  * without it every watcher has its own HTTP/1.1 connection.
  */
-import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { startServer, type TestServer } from '../test/support/server.js';
 import { openH2Streams } from './h2-watches.js';
-import { arg, benchDatabase } from './support.js';
+import { arg, benchDatabase, cpuMs, machineCpuMs } from './support.js';
 
 const WATCHERS = Number(arg('watchers', '1000'));
 const EVENTS = Number(arg('events', '300'));
@@ -239,24 +238,6 @@ async function watchWorker(job: WorkerJob): Promise<Sink[]> {
   return sinks;
 }
 
-/** CPU time (ms) a process has used so far, from /proc (Linux); NaN elsewhere */
-async function cpuMs(pid: number): Promise<number> {
-  try {
-    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
-    // utime and stime (fields 14 and 15 of stat, counted after the command) in clock ticks of 10 ms
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return NaN;
-  }
-}
-
-/** CPU time (ms) every process on the machine has used so far: what was not ours was other load */
-async function machineCpuMs(): Promise<number> {
-  const fields = (await readFile('/proc/stat', 'utf8').catch(() => 'cpu')).split('\n')[0].trim().split(/ +/);
-  // user nice system (idle iowait: not busy) irq softirq steal
-  return [1, 2, 3, 6, 7, 8].reduce((sum, i) => sum + Number(fields[i]), 0) * 10;
-}
-
 const pct = (xs: number[], p: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -316,7 +297,7 @@ async function main() {
     if (status !== 201) throw new Error(`create answered ${status}`);
   }
   const started = now();
-  const cpuBefore = [await cpuMs(a.pid), await cpuMs(b.pid), await cpuMs(process.pid), await machineCpuMs()];
+  const cpuBefore = [cpuMs(a.pid), cpuMs(b.pid), cpuMs(process.pid), machineCpuMs()];
   for (let i = 0; i < EVENTS; i++) {
     const due = started + (i * 1000) / RATE;
     const wait = due - now();
@@ -332,7 +313,7 @@ async function main() {
   const expected = EVENTS * WATCHERS;
   const results = await Promise.all(done);
   const seconds = (now() - started) / 1000;
-  const cpu = [await cpuMs(a.pid), await cpuMs(b.pid), await cpuMs(process.pid), await machineCpuMs()].map(
+  const cpu = [cpuMs(a.pid), cpuMs(b.pid), cpuMs(process.pid), machineCpuMs()].map(
     (ms, i) => ms - cpuBefore[i],
   );
   const merge = (i: number): Sink => ({
