@@ -60,9 +60,11 @@ async function database(admin: postgres.Sql, base: string, name: string): Promis
   await migrate(url.toString());
   const sql = postgres(url.toString(), { max: 1, onnotice: () => undefined });
   const body = configMap('seed', randomUUID());
-  await sql`INSERT INTO objects VALUES ('/namespaces', '', 'default', ${randomUUID()}, 2, '{"metadata":{}}')`;
-  await sql`INSERT INTO objects SELECT '/configmaps', 'default', 'seed-' || g, gen_random_uuid(), g + 2,
-    ${sql.json(body as never)} FROM generate_series(1, ${SEED}) g`;
+  await sql`INSERT INTO objects VALUES ('/namespaces', '', 'default', ${randomUUID()}, 2)`;
+  await sql`INSERT INTO changes (rv, resource, namespace, name, type, body)
+    VALUES (2, '/namespaces', '', 'default', 1, '{"metadata":{}}')`;
+  await sql`INSERT INTO objects SELECT '/configmaps', 'default', 'seed-' || g, gen_random_uuid(), g + 2
+    FROM generate_series(1, ${SEED}) g`;
   await sql`INSERT INTO changes (rv, resource, namespace, name, type, body) SELECT g + 2, '/configmaps',
     'default', 'seed-' || g, 1, ${sql.json(body as never)} FROM generate_series(1, ${SEED}) g`;
   await sql`UPDATE revision SET rv = ${SEED + 2}`;

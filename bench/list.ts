@@ -18,19 +18,25 @@ const NS = 'bench';
 
 async function seed(url: string): Promise<void> {
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
-  // rows as the server writes them: body without resourceVersion, rv column; one revision per object
+  // rows as the server writes them: the key and revision in objects, the body (without resourceVersion) in the
+  // change-log row of that revision; one revision per object
   await sql`
-    WITH c AS (UPDATE revision SET rv = rv + ${OBJECTS + 1} WHERE id = 1 RETURNING rv - ${OBJECTS + 1} AS base)
-    INSERT INTO objects (resource, namespace, name, uid, rv, body)
-    SELECT '/namespaces', '', ${NS}::text, gen_random_uuid(), c.base + 1, jsonb_build_object(
+    WITH c AS (UPDATE revision SET rv = rv + ${OBJECTS + 1} WHERE id = 1 RETURNING rv - ${OBJECTS + 1} AS base),
+    o AS (INSERT INTO objects (resource, namespace, name, uid, rv)
+      SELECT '/namespaces', '', ${NS}::text, gen_random_uuid(), c.base + 1 FROM c RETURNING rv)
+    INSERT INTO changes (rv, resource, namespace, name, type, body)
+    SELECT o.rv, '/namespaces', '', ${NS}::text, 1, jsonb_build_object(
       'apiVersion', 'v1', 'kind', 'Namespace',
       'metadata', jsonb_build_object('name', ${NS}::text, 'uid', gen_random_uuid(), 'creationTimestamp', '2026-01-01T00:00:00Z'),
       'spec', jsonb_build_object('finalizers', jsonb_build_array('kubernetes')), 'status', jsonb_build_object('phase', 'Active'))
-    FROM c`.catch(() => undefined);
+    FROM o`.catch(() => undefined);
   await sql`
-    WITH c AS (SELECT rv - ${OBJECTS} AS base FROM revision WHERE id = 1)
-    INSERT INTO objects (resource, namespace, name, uid, rv, body)
-    SELECT '/configmaps', ${NS}::text, 'cm-' || lpad(i::text, 6, '0'), gen_random_uuid(), c.base + i,
+    WITH c AS (SELECT rv - ${OBJECTS} AS base FROM revision WHERE id = 1),
+    o AS (INSERT INTO objects (resource, namespace, name, uid, rv)
+      SELECT '/configmaps', ${NS}::text, 'cm-' || lpad(i::text, 6, '0'), gen_random_uuid(), c.base + i
+      FROM generate_series(1, ${OBJECTS}) AS i, c)
+    INSERT INTO changes (rv, resource, namespace, name, type, body)
+    SELECT c.base + i, '/configmaps', ${NS}::text, 'cm-' || lpad(i::text, 6, '0'), 1,
       jsonb_build_object('apiVersion', 'v1', 'kind', 'ConfigMap',
         'metadata', jsonb_build_object('name', 'cm-' || lpad(i::text, 6, '0'), 'namespace', ${NS}::text,
           'uid', gen_random_uuid(), 'creationTimestamp', '2026-01-01T00:00:00Z', 'labels', jsonb_build_object('app', 'bench')),
@@ -46,9 +52,9 @@ async function rawWalk(url: string): Promise<{ ms: number; rows: number }> {
   let rows = 0;
   for (;;) {
     const page = await sql`
-      SELECT name, rv, body::text AS body FROM objects
-      WHERE resource = '/configmaps' AND namespace = ${NS} AND name > ${last}
-      ORDER BY name LIMIT ${PAGE}`;
+      SELECT o.name, o.rv, b.body::text AS body FROM objects o JOIN changes b ON b.rv = o.rv
+      WHERE o.resource = '/configmaps' AND o.namespace = ${NS} AND o.name > ${last}
+      ORDER BY o.name LIMIT ${PAGE}`;
     rows += page.length;
     if (page.length < PAGE) break;
     last = page[page.length - 1].name;

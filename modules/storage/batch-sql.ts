@@ -33,41 +33,50 @@ const COUNTER = `c AS (UPDATE revision SET rv = rv + $2::int WHERE id = 1
 /** the stored revision of o's key, NULL when absent (in the statement's snapshot) */
 const CURRENT_RV = `(SELECT t.rv FROM objects t WHERE t.resource = o.res AND t.namespace = o.ns AND t.name = o.name)`;
 
-/** 'active' / 'terminating' for o's namespace, NULL when it does not exist */
-const NAMESPACE_STATE = `(SELECT CASE WHEN n.body->'metadata'->'deletionTimestamp' IS NULL THEN 'active' ELSE 'terminating' END
-    FROM objects n WHERE n.resource = '${NAMESPACES_RESOURCE}' AND n.namespace = '' AND n.name = o.ans)`;
+/** 'active' / 'terminating' for o's namespace, NULL when it does not exist (its body: its change-log row) */
+const NAMESPACE_STATE = `(SELECT CASE WHEN nb.body->'metadata'->'deletionTimestamp' IS NULL THEN 'active' ELSE 'terminating' END
+    FROM objects n JOIN changes nb ON nb.rv = n.rv
+    WHERE n.resource = '${NAMESPACES_RESOURCE}' AND n.namespace = '' AND n.name = o.ans)`;
 
 // The absence check reads the statement's snapshot. A create of the same key committed by another replica
 // after that snapshot was taken makes the INSERT fail with a unique violation: the batch then re-runs one
 // write at a time, and a lone create's unique violation means AlreadyExists (postgres-store.ts). This is
 // cheaper per row than ON CONFLICT DO NOTHING, whose speculative insertion takes a lock and writes WAL twice.
+// An INSERT's RETURNING sees only the inserted row: the body comes from its op (`i` is rv - base).
 const INSERT = `ins AS (
-  INSERT INTO objects (resource, namespace, name, uid, rv, body)
-  SELECT o.res, o.ns, o.name, o.uid, c.base + o.i, o.body FROM ops o CROSS JOIN c
+  INSERT INTO objects (resource, namespace, name, uid, rv)
+  SELECT o.res, o.ns, o.name, o.uid, c.base + o.i FROM ops o CROSS JOIN c
   WHERE o.op = 'c' AND ${CURRENT_RV} IS NULL AND (o.ans IS NULL OR ${NAMESPACE_STATE} = 'active')
-  RETURNING rv, resource, namespace, name, body
+  RETURNING rv, resource, namespace, name
+), ins_body AS (
+  SELECT ins.rv, ins.resource, ins.namespace, ins.name, o.body FROM ins CROSS JOIN c JOIN ops o ON o.i = ins.rv - c.base
 )`;
 
 const UPDATE = `upd AS (
-  UPDATE objects t SET rv = c.base + o.i, body = o.body
+  UPDATE objects t SET rv = c.base + o.i
   FROM ops o CROSS JOIN c
   WHERE o.op = 'u' AND t.resource = o.res AND t.namespace = o.ns AND t.name = o.name AND t.rv = o.exp
-  RETURNING t.rv, t.resource, t.namespace, t.name, t.body
+  RETURNING t.rv, t.resource, t.namespace, t.name, o.body
 )`;
 
+// the DELETED change carries the object as it was: its change-log row at the revision being removed
 const DELETE = `del AS (
   DELETE FROM objects t USING ops o CROSS JOIN c
   WHERE o.op = 'd' AND t.resource = o.res AND t.namespace = o.ns AND t.name = o.name AND t.rv = o.exp
-  RETURNING c.base + o.i AS rv, t.resource, t.namespace, t.name, t.body
+  RETURNING c.base + o.i AS rv, t.resource, t.namespace, t.name,
+    (SELECT b.body FROM changes b WHERE b.rv = t.rv) AS body
 )`;
 
 export function batchSql(kinds: BatchKinds): string {
   const parts = [OPS, COUNTER];
-  /** the CTEs of the writes that applied, with their change type and what the report returns of them */
-  const written: { cte: string; type: number; deleted: string }[] = [];
+  /**
+   * The CTEs of the writes that applied (`logged`: the same rows with their bodies, when that is another CTE),
+   * with their change type and what the report returns of them.
+   */
+  const written: { cte: string; logged?: string; type: number; deleted: string }[] = [];
   if (kinds.create) {
     parts.push(INSERT);
-    written.push({ cte: 'ins', type: 1, deleted: 'NULL::jsonb' });
+    written.push({ cte: 'ins', logged: 'ins_body', type: 1, deleted: 'NULL::jsonb' });
   }
   if (kinds.update) {
     parts.push(UPDATE);
@@ -79,7 +88,7 @@ export function batchSql(kinds: BatchKinds): string {
   }
   if (written.length === 0) throw new Error('a write batch needs at least one write');
   const log = written
-    .map((w) => `SELECT rv, resource, namespace, name, ${w.type}, body FROM ${w.cte}`)
+    .map((w) => `SELECT rv, resource, namespace, name, ${w.type}, body FROM ${w.logged ?? w.cte}`)
     .join('\n  UNION ALL ');
   parts.push(`log AS (
   INSERT INTO changes (rv, resource, namespace, name, type, body)

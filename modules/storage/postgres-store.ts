@@ -24,6 +24,10 @@ import { CHANGE_CHANNEL, WriteBatcher, type WriteOutcome } from './write-batch.j
 /** the statement postgres.js runs on its listening connection, as pg_stat_activity shows it afterwards */
 const LISTEN_QUERY = `listen "${CHANGE_CHANNEL}"`;
 const PEER_CHECK_MS = 1000;
+/** every this many pruning runs, one looks at the whole change log (see pruneChanges) */
+const SWEEP_EVERY = 10;
+/** revisions below the last run's reach that the next run looks at again */
+const PRUNE_MARGIN = 10_000;
 
 const changeTypes: ChangeType[] = ['ADDED', 'ADDED', 'MODIFIED', 'DELETED'];
 
@@ -56,14 +60,20 @@ function translate(error: unknown): unknown {
 export class PostgresStore implements Store {
   private readonly batcher: WriteBatcher;
 
+  /** pruning: the revision up to which the last run looked, and how many runs there were */
+  private prunedTo = 0;
+  private pruneRuns = 0;
+
   constructor(private readonly sql: postgres.Sql) {
     this.batcher = new WriteBatcher(sql);
   }
 
   async get(key: ObjectKey): Promise<Stored | undefined> {
     const rows = await this.sql`
-      SELECT rv, body FROM objects
-      WHERE resource = ${key.resource} AND namespace = ${key.namespace} AND name = ${key.name}`.catch(fail);
+      SELECT o.rv, b.body FROM objects o JOIN changes b ON b.rv = o.rv
+      WHERE o.resource = ${key.resource} AND o.namespace = ${key.namespace} AND o.name = ${key.name}`.catch(
+      fail,
+    );
     if (rows.length === 0) return undefined;
     return withRv(rows[0].body, Number(rows[0].rv));
   }
@@ -73,12 +83,13 @@ export class PostgresStore implements Store {
     const rows =
       namespace === undefined
         ? await this.sql`
-            SELECT r.rv AS cur, o.rv, o.body FROM revision r
-            LEFT JOIN objects o ON o.resource = ${resource}
+            SELECT r.rv AS cur, o.rv, b.body FROM revision r
+            LEFT JOIN (objects o JOIN changes b ON b.rv = o.rv) ON o.resource = ${resource}
             WHERE r.id = 1 ORDER BY o.namespace, o.name`.catch(fail)
         : await this.sql`
-            SELECT r.rv AS cur, o.rv, o.body FROM revision r
-            LEFT JOIN objects o ON o.resource = ${resource} AND o.namespace = ${namespace}
+            SELECT r.rv AS cur, o.rv, b.body FROM revision r
+            LEFT JOIN (objects o JOIN changes b ON b.rv = o.rv)
+              ON o.resource = ${resource} AND o.namespace = ${namespace}
             WHERE r.id = 1 ORDER BY o.name`.catch(fail);
     const items: Stored[] = [];
     for (const row of rows) if (row.body !== null) items.push(withRv(row.body, Number(row.rv)));
@@ -153,8 +164,8 @@ export class PostgresStore implements Store {
 
   async snapshot(): Promise<Snapshot> {
     const rows = await this.sql`
-      SELECT r.rv AS cur, o.resource, o.namespace, o.name, o.rv, o.body FROM revision r
-      LEFT JOIN objects o ON true
+      SELECT r.rv AS cur, o.resource, o.namespace, o.name, o.rv, b.body FROM revision r
+      LEFT JOIN (objects o JOIN changes b ON b.rv = o.rv) ON true
       WHERE r.id = 1`.catch(fail);
     const items: Snapshot['items'] = [];
     for (const row of rows) {
@@ -172,12 +183,28 @@ export class PostgresStore implements Store {
     return Number(rows[0].start);
   }
 
+  /**
+   * Drops change-log rows older than `ageMs` but the current body of each object (its row at objects.rv).
+   * Most runs look only at rows newer than the last run reached; every SWEEP_EVERY-th run looks at all of
+   * them, for rows that were current then and have been replaced since.
+   */
   async pruneChanges(ageMs: number): Promise<number> {
-    const rows = await this.sql`
-      DELETE FROM changes WHERE at < now() - make_interval(secs => ${ageMs / 1000})
-        AND rv < (SELECT max(rv) FROM changes)
-      RETURNING rv`.catch(fail);
-    return rows.length;
+    const from = this.pruneRuns++ % SWEEP_EVERY === 0 ? 0 : this.prunedTo;
+    const [row] = await this.sql`
+      WITH old AS MATERIALIZED (
+        SELECT c.rv, NOT EXISTS (SELECT 1 FROM objects o
+            WHERE o.resource = c.resource AND o.namespace = c.namespace AND o.name = c.name AND o.rv = c.rv
+          ) AS replaced
+        FROM changes c WHERE c.rv > ${from} AND c.at < now() - make_interval(secs => ${ageMs / 1000})
+      ), gone AS (
+        DELETE FROM changes d USING old
+        WHERE d.rv = old.rv AND old.replaced AND d.rv < (SELECT max(rv) FROM changes)
+        RETURNING d.rv
+      )
+      SELECT (SELECT count(*) FROM gone)::int AS dropped, (SELECT max(rv) FROM old) AS reached`.catch(fail);
+    // a row that committed after a newer one may still have been young: the next run starts a margin below
+    if (row.reached !== null) this.prunedTo = Math.max(0, Number(row.reached) - PRUNE_MARGIN);
+    return row.dropped;
   }
 
   async subscribe(onChange: (local?: LocalCommit) => void): Promise<() => Promise<void>> {

@@ -114,8 +114,8 @@ describe('write batch outcomes', () => {
           );
           // let the batch start and block on the row lock, then commit the key from elsewhere
           await waitForLockWaiter(sql);
-          await sql`INSERT INTO objects (resource, namespace, name, uid, rv, body)
-            VALUES ('/configmaps', 'ns', ${names[0]}, ${randomUUID()}, 1, '{}'::jsonb)`;
+          await sql`INSERT INTO objects (resource, namespace, name, uid, rv)
+            VALUES ('/configmaps', 'ns', ${names[0]}, ${randomUUID()}, 1)`;
           // wrapped: returning the promise itself would make the transaction wait for the writes it blocks
           return { results };
         });
