@@ -19,13 +19,13 @@ const NS = 'bench';
 async function seed(url: string): Promise<void> {
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
   // rows as the server writes them: the key and revision in objects, the body (without resourceVersion) in the
-  // change-log row of that revision; one revision per object
+  // change-log row of that revision; one revision per object, written a day ago (not history any more)
   await sql`
     WITH c AS (UPDATE revision SET rv = rv + ${OBJECTS + 1} WHERE id = 1 RETURNING rv - ${OBJECTS + 1} AS base),
     o AS (INSERT INTO objects (resource, namespace, name, uid, rv)
       SELECT '/namespaces', '', ${NS}::text, gen_random_uuid(), c.base + 1 FROM c RETURNING rv)
-    INSERT INTO changes (rv, resource, namespace, name, type, body)
-    SELECT o.rv, '/namespaces', '', ${NS}::text, 1, jsonb_build_object(
+    INSERT INTO changes (rv, resource, namespace, name, type, at, body)
+    SELECT o.rv, '/namespaces', '', ${NS}::text, 1, now() - interval '1 day', jsonb_build_object(
       'apiVersion', 'v1', 'kind', 'Namespace',
       'metadata', jsonb_build_object('name', ${NS}::text, 'uid', gen_random_uuid(), 'creationTimestamp', '2026-01-01T00:00:00Z'),
       'spec', jsonb_build_object('finalizers', jsonb_build_array('kubernetes')), 'status', jsonb_build_object('phase', 'Active'))
@@ -35,13 +35,15 @@ async function seed(url: string): Promise<void> {
     o AS (INSERT INTO objects (resource, namespace, name, uid, rv)
       SELECT '/configmaps', ${NS}::text, 'cm-' || lpad(i::text, 6, '0'), gen_random_uuid(), c.base + i
       FROM generate_series(1, ${OBJECTS}) AS i, c)
-    INSERT INTO changes (rv, resource, namespace, name, type, body)
-    SELECT c.base + i, '/configmaps', ${NS}::text, 'cm-' || lpad(i::text, 6, '0'), 1,
+    INSERT INTO changes (rv, resource, namespace, name, type, at, body)
+    SELECT c.base + i, '/configmaps', ${NS}::text, 'cm-' || lpad(i::text, 6, '0'), 1, now() - interval '1 day',
       jsonb_build_object('apiVersion', 'v1', 'kind', 'ConfigMap',
         'metadata', jsonb_build_object('name', 'cm-' || lpad(i::text, 6, '0'), 'namespace', ${NS}::text,
           'uid', gen_random_uuid(), 'creationTimestamp', '2026-01-01T00:00:00Z', 'labels', jsonb_build_object('app', 'bench')),
         'data', jsonb_build_object('key', repeat('x', 200)))
     FROM generate_series(1, ${OBJECTS}) AS i, c`;
+  // now, not by autovacuum in the middle of the walks
+  await sql`VACUUM ANALYZE`;
   await sql.end();
 }
 
