@@ -91,6 +91,24 @@ describe('bodies in the change log', () => {
     assert.deepEqual(snapshot.items.map((i) => dataOf(i)).sort(), ['one', 'two', 'two']);
   });
 
+  it('most pruning runs look only at rows that aged since the last; every tenth looks at all', async () => {
+    const pruner = new PostgresStore(sql);
+    const key = cm('aged');
+    const first = await store.create(key, configMap(key, 'one'));
+    const hourAgo = () => sql`UPDATE changes SET at = now() - interval '1 hour' WHERE rv = ${first.rv}`;
+    await hourAgo();
+    await pruner.pruneChanges(600_000); // a sweep: the row is current, so it stays
+    await store.update(key, configMap(key, 'two'), first.rv);
+    const present = async () => (await sql`SELECT 1 FROM changes WHERE rv = ${first.rv}`).length > 0;
+    for (let run = 1; run < 10; run++) {
+      await pruner.pruneChanges(600_000);
+      assert.ok(await present(), `run ${run} looked only at rows younger than the last run's limit`);
+    }
+    await pruner.pruneChanges(600_000);
+    assert.equal(await present(), false, 'the tenth run swept the whole log');
+    assert.equal(dataOf(await store.get(key)), 'two');
+  });
+
   it('a namespace whose creation is long pruned still admits creates, and is seen terminating', async () => {
     const ns = { resource: '/namespaces', namespace: '', name: 'old-ns' };
     const namespace = (extra = {}): KubeObject => ({

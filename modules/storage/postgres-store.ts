@@ -26,8 +26,6 @@ const LISTEN_QUERY = `listen "${CHANGE_CHANNEL}"`;
 const PEER_CHECK_MS = 1000;
 /** every this many pruning runs, one looks at the whole change log (see pruneChanges) */
 const SWEEP_EVERY = 10;
-/** revisions below the last run's reach that the next run looks at again */
-const PRUNE_MARGIN = 10_000;
 
 const changeTypes: ChangeType[] = ['ADDED', 'ADDED', 'MODIFIED', 'DELETED'];
 
@@ -60,8 +58,8 @@ function translate(error: unknown): unknown {
 export class PostgresStore implements Store {
   private readonly batcher: WriteBatcher;
 
-  /** pruning: the revision up to which the last run looked, and how many runs there were */
-  private prunedTo = 0;
+  /** pruning: where the next run starts (a timestamp, as PostgreSQL wrote it), and how many runs there were */
+  private prunedSince = '-infinity';
   private pruneRuns = 0;
 
   constructor(private readonly sql: postgres.Sql) {
@@ -184,26 +182,29 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * Drops change-log rows older than `ageMs` but the current body of each object (its row at objects.rv).
-   * Most runs look only at rows newer than the last run reached; every SWEEP_EVERY-th run looks at all of
-   * them, for rows that were current then and have been replaced since.
+   * Drops change-log rows older than `ageMs` but the current body of each object (its row at objects.rv). A run
+   * looks only at rows that have aged past the window since the last run (the BRIN index on `at` finds them);
+   * every SWEEP_EVERY-th run looks at every old row, for rows that were current then and have been replaced.
    */
   async pruneChanges(ageMs: number): Promise<number> {
-    const from = this.pruneRuns++ % SWEEP_EVERY === 0 ? 0 : this.prunedTo;
+    const since = this.pruneRuns++ % SWEEP_EVERY === 0 ? '-infinity' : this.prunedSince;
+    // the next run starts a minute before this one's limit: `at` is when a write's transaction began, so a
+    // write that began just before this run and committed after it would otherwise fall between the two
     const [row] = await this.sql`
       WITH old AS MATERIALIZED (
         SELECT c.rv, NOT EXISTS (SELECT 1 FROM objects o
             WHERE o.resource = c.resource AND o.namespace = c.namespace AND o.name = c.name AND o.rv = c.rv
           ) AS replaced
-        FROM changes c WHERE c.rv > ${from} AND c.at < now() - make_interval(secs => ${ageMs / 1000})
+        FROM changes c
+        WHERE c.at >= ${since}::text::timestamptz AND c.at < now() - make_interval(secs => ${ageMs / 1000})
       ), gone AS (
-        DELETE FROM changes d USING old
-        WHERE d.rv = old.rv AND old.replaced AND d.rv < (SELECT max(rv) FROM changes)
+        DELETE FROM changes d WHERE d.rv IN (SELECT rv FROM old WHERE replaced)
+          AND d.rv < (SELECT max(rv) FROM changes)
         RETURNING d.rv
       )
-      SELECT (SELECT count(*) FROM gone)::int AS dropped, (SELECT max(rv) FROM old) AS reached`.catch(fail);
-    // a row that committed after a newer one may still have been young: the next run starts a margin below
-    if (row.reached !== null) this.prunedTo = Math.max(0, Number(row.reached) - PRUNE_MARGIN);
+      SELECT (SELECT count(*) FROM gone)::int AS dropped,
+        (now() - make_interval(secs => ${ageMs / 1000}) - interval '1 minute')::text AS since`.catch(fail);
+    this.prunedSince = row.since;
     return row.dropped;
   }
 
