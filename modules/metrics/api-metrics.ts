@@ -2,7 +2,8 @@
  * The server's Prometheus metrics (prom-client), under kube-apiserver's names, labels and stability classes,
  * plus process metrics. `/metrics` renders `render()`.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { PlainHistogram, type HistogramCell } from './plain-histogram.js';
 import type { RequestLabels } from './request-labels.js';
 import { annotatedHelp, validateShowHidden, visibility, type MetricSpec } from './stability.js';
 
@@ -32,9 +33,13 @@ export interface WatchLabels {
   kind: string;
 }
 
+/** One label set of the request metrics, counted in plain numbers (prom-client hashes labels per call) */
 interface RequestSeries {
-  requests?: { inc(): void };
-  durations?: { observe(value: number): void };
+  labels: Record<string, string>;
+  /** requests answered, and how many of them the counter has been told of (at its last scrape) */
+  n: number;
+  reported: number;
+  durations?: HistogramCell;
 }
 
 interface WatchCell {
@@ -60,10 +65,10 @@ const DURATION_BUCKETS = [
 export class ApiMetrics {
   readonly registry = new Registry();
   private readonly showHidden: boolean;
-  private readonly requests?: Counter;
-  private readonly durations?: Histogram;
+  private readonly durations?: PlainHistogram;
   private readonly longRunning?: Gauge;
   private readonly series = new Map<string, RequestSeries>();
+  private readonly durationCells = new Map<string, HistogramCell>();
   /** watch events sent, counted by the watchers in plain numbers (a fan-out to thousands stays cheap) */
   private readonly watchCells = new Map<string, WatchCell>();
   /** in-flight requests by kind now, and the most seen since the last scrape (kube reports the peak) */
@@ -74,12 +79,27 @@ export class ApiMetrics {
     validateShowHidden(options.showHiddenForVersion, options.currentVersion);
     this.showHidden = !!options.showHiddenForVersion;
     collectDefaultMetrics({ register: this.registry });
-    this.requests = this.counter({
-      name: 'apiserver_request_total',
-      help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
-      stability: 'STABLE',
-      labelNames: [...REQUEST_LABELS, 'code'],
-    });
+    const { current, peak, options: opts, series } = this;
+    this.define(
+      {
+        name: 'apiserver_request_total',
+        help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+        stability: 'STABLE',
+      },
+      (help) =>
+        new Counter({
+          name: 'apiserver_request_total',
+          help,
+          labelNames: [...REQUEST_LABELS, 'code'],
+          registers: [this.registry],
+          collect() {
+            for (const s of series.values()) {
+              if (s.n > s.reported) this.inc(s.labels, s.n - s.reported);
+              s.reported = s.n;
+            }
+          },
+        }),
+    );
     this.durations = this.define(
       {
         name: 'apiserver_request_duration_seconds',
@@ -87,15 +107,8 @@ export class ApiMetrics {
         stability: 'STABLE',
       },
       (help) =>
-        new Histogram({
-          name: 'apiserver_request_duration_seconds',
-          help,
-          labelNames: REQUEST_LABELS,
-          buckets: DURATION_BUCKETS,
-          registers: [this.registry],
-        }),
+        new PlainHistogram('apiserver_request_duration_seconds', help, DURATION_BUCKETS, this.registry),
     );
-    const { current, peak, options: opts } = this;
     this.define(
       {
         name: 'apiserver_current_inflight_requests',
@@ -193,14 +206,6 @@ export class ApiMetrics {
     return make(annotatedHelp(spec));
   }
 
-  counter(spec: MetricSpec & { labelNames: string[] }): Counter | undefined {
-    return this.define(
-      spec,
-      (help) =>
-        new Counter({ name: spec.name, help, labelNames: spec.labelNames, registers: [this.registry] }),
-    );
-  }
-
   gauge(spec: MetricSpec & { labelNames: string[] }): Gauge | undefined {
     return this.define(
       spec,
@@ -224,23 +229,33 @@ export class ApiMetrics {
       if (kind === 'longRunning') this.longRunning?.dec(longRunningLabels);
       else this.current[kind]--;
       const series = this.seriesOf(labels, code);
-      series.requests?.inc();
+      series.n++;
       series.durations?.observe((performance.now() - started) / 1000);
     };
   }
 
-  /** prom-client's labelled children, kept per label set: hashing eight labels on every request costs more */
+  /** The counts of a label set and status code (the duration histogram's cell is per label set). */
   private seriesOf(labels: RequestLabels, code: number): RequestSeries {
     const key = `${labels.verb}\0${labels.dry_run}\0${labels.group}\0${labels.version}\0${labels.resource}\0${labels.subresource}\0${labels.scope}\0${code}`;
     let series = this.series.get(key);
     if (!series) {
       series = {
-        requests: this.requests?.labels({ ...labels, code: String(code) }),
-        durations: this.durations?.labels({ ...labels }),
+        labels: { ...labels, code: String(code) },
+        n: 0,
+        reported: 0,
+        durations: this.durationCell(labels),
       };
       this.series.set(key, series);
     }
     return series;
+  }
+
+  private durationCell(labels: RequestLabels): HistogramCell | undefined {
+    if (!this.durations) return undefined;
+    const key = `${labels.verb}\0${labels.dry_run}\0${labels.group}\0${labels.version}\0${labels.resource}\0${labels.subresource}\0${labels.scope}`;
+    let cell = this.durationCells.get(key);
+    if (!cell) this.durationCells.set(key, (cell = this.durations.cell({ ...labels })));
+    return cell;
   }
 
   /** The counter a watch of this kind adds its sent events to. */
