@@ -24,18 +24,31 @@ const cache = new WeakMap<Schema, Map<string, Template | undefined>>();
  * Everything the ownership of a created object can depend on: map keys and value types (a scalar's value never
  * matters), and each list as it is (items are named by their key fields, or by their whole value).
  */
-function shapeKey(value: unknown, out: string[]): void {
+function shapeKey(value: unknown, out: string[], skip?: string): void {
   if (Array.isArray(value)) out.push(JSON.stringify(value));
   else if (value === null) out.push('z');
   else if (typeof value === 'object') {
     out.push('{');
     for (const k in value) {
-      if (!Object.hasOwn(value, k)) continue;
+      if (!Object.hasOwn(value, k) || k === skip) continue;
       out.push(JSON.stringify(k));
       shapeKey((value as Record<string, unknown>)[k], out);
     }
     out.push('}');
   } else out.push(typeof value === 'string' ? 's' : typeof value === 'boolean' ? 'b' : 'd');
+}
+
+/** The shape of a created object: its own managedFields (in metadata) left out. */
+function createdShape(obj: Record<string, unknown>, out: string[]): void {
+  out.push('{');
+  for (const k in obj) {
+    if (!Object.hasOwn(obj, k)) continue;
+    out.push(JSON.stringify(k));
+    const v = obj[k];
+    const isMap = k === 'metadata' && v !== null && typeof v === 'object' && !Array.isArray(v);
+    shapeKey(v, out, isMap ? 'managedFields' : undefined);
+  }
+  out.push('}');
 }
 
 /**
@@ -50,11 +63,7 @@ export function createdEntries(
   track: () => ManagedFieldsEntry[],
 ): ManagedFieldsEntry[] {
   const parts = [context, '\u0000'];
-  const { metadata, ...rest } = obj;
-  if (metadata && typeof metadata === 'object' && !Array.isArray(metadata)) {
-    const { managedFields: _ignored, ...meta } = metadata as Record<string, unknown>;
-    shapeKey({ ...rest, metadata: meta }, parts);
-  } else shapeKey(obj, parts);
+  createdShape(obj, parts);
   const key = parts.join('');
   let shapes = cache.get(schema);
   if (!shapes) cache.set(schema, (shapes = new Map()));
