@@ -116,7 +116,6 @@ function connection(url: URL, ca: string, request: (i: number) => Buffer, until:
   });
 }
 
-/** The load: CLIENTS closed-loop keep-alive connections POSTing 1 KB ConfigMaps for SECONDS. */
 interface LoadResult {
   rate: number;
   errors: number;
@@ -124,6 +123,7 @@ interface LoadResult {
   answered: number;
 }
 
+/** The load: CLIENTS closed-loop keep-alive connections POSTing 1 KB ConfigMaps for SECONDS. */
 async function load(baseUrl: string, token: string, ca: string): Promise<LoadResult> {
   const url = new URL(baseUrl);
   const path = '/api/v1/namespaces/default/configmaps';

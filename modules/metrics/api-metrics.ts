@@ -236,7 +236,7 @@ export class ApiMetrics {
 
   /** The counts of a label set and status code (the duration histogram's cell is per label set). */
   private seriesOf(labels: RequestLabels, code: number): RequestSeries {
-    const key = `${labels.verb}\0${labels.dry_run}\0${labels.group}\0${labels.version}\0${labels.resource}\0${labels.subresource}\0${labels.scope}\0${code}`;
+    const key = `${labelKey(labels)}\0${code}`;
     let series = this.series.get(key);
     if (!series) {
       series = {
@@ -252,7 +252,7 @@ export class ApiMetrics {
 
   private durationCell(labels: RequestLabels): HistogramCell | undefined {
     if (!this.durations) return undefined;
-    const key = `${labels.verb}\0${labels.dry_run}\0${labels.group}\0${labels.version}\0${labels.resource}\0${labels.subresource}\0${labels.scope}`;
+    const key = labelKey(labels);
     let cell = this.durationCells.get(key);
     if (!cell) this.durationCells.set(key, (cell = this.durations.cell({ ...labels })));
     return cell;
@@ -272,4 +272,9 @@ export class ApiMetrics {
   async render(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
+}
+
+/** A map key for a set of request labels (those that vary: component is always the same) */
+function labelKey(labels: RequestLabels): string {
+  return `${labels.verb}\0${labels.dry_run}\0${labels.group}\0${labels.version}\0${labels.resource}\0${labels.subresource}\0${labels.scope}`;
 }

@@ -70,7 +70,12 @@ export class PlainHistogram {
     return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
   }
 
+  /** zeroes every label set's counts (cells are held by their users, so they stay) */
   reset(): void {
-    this.cells.length = 0;
+    for (const cell of this.cells) {
+      cell.counts.fill(0);
+      cell.sum = 0;
+      cell.count = 0;
+    }
   }
 }
