@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import postgres from 'postgres';
 import { connect, migrate, PostgresStore } from '../modules/storage/index.js';
-import type { KubeObject } from '../modules/api/object.js';
+import type { KubeObject } from '../modules/api/index.js';
 import { arg, benchDatabase, clusterCpuNs, cpuNs, grownNs, parentOf } from './support.js';
 
 const SIZES = arg('sizes', '1,4,8,16').split(',').map(Number);

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { decodeCbor, encodeCbor, hasSelfDescribedPrefix } from '../modules/codec/cbor/index.js';
-import { secretDefinition } from '../modules/registry/kinds/index.js';
+import { decodeCbor, encodeCbor, hasSelfDescribedPrefix } from '../modules/codec/index.js';
+import { secretDefinition } from '../modules/kinds/index.js';
 import { testDatabase, type TestDatabase } from './support/database.js';
 import { rawRequest } from './support/raw-request.js';
 import { startServer, type TestServer } from './support/server.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { builtinDefinitions } from '../modules/registry/kinds/index.js';
+import { builtinDefinitions } from '../modules/kinds/index.js';
 import { migrate } from '../modules/storage/index.js';
 import { DeprecatedApis } from '../modules/versioning/index.js';
 import { parseConfig } from '../src/config/config.js';

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { decodeProtobuf, listSchema, partialObjectMetadataSchema } from '../modules/codec/protobuf/index.js';
-import { configMapDefinition, leaseDefinition } from '../modules/registry/kinds/index.js';
+import { decodeProtobuf, listSchema, partialObjectMetadataSchema } from '../modules/codec/index.js';
+import { configMapDefinition, leaseDefinition } from '../modules/kinds/index.js';
 import { testDatabase, type TestDatabase } from './support/database.js';
 import { kubectlBinary } from './support/kubectl.js';
 import { rawRequest } from './support/raw-request.js';

@@ -11,8 +11,8 @@ import {
   unwrap,
   WireReader,
   wrap,
-} from '../modules/codec/protobuf/index.js';
-import { configMapDefinition } from '../modules/registry/kinds/index.js';
+} from '../modules/codec/index.js';
+import { configMapDefinition } from '../modules/kinds/index.js';
 import { testDatabase, type TestDatabase } from './support/database.js';
 import { rawRequest } from './support/raw-request.js';
 import { startServer, type TestServer } from './support/server.js';

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import type { KubeObject } from '../modules/api/object.js';
-import { cborListSchema, decodeCbor, encodeCbor } from '../modules/codec/cbor/index.js';
-import { decodeProtobuf, encodeProtobuf, listSchema } from '../modules/codec/protobuf/index.js';
-import type { ResourceDefinition } from '../modules/registry/definition.js';
+import type { KubeObject } from '../modules/api/index.js';
+import { cborListSchema, decodeCbor, encodeCbor } from '../modules/codec/index.js';
+import { decodeProtobuf, encodeProtobuf, listSchema } from '../modules/codec/index.js';
+import type { ResourceDefinition } from '../modules/registry/index.js';
 import {
   configMapDefinition,
   eventDefinition,
@@ -17,7 +17,7 @@ import {
   namespaceDefinition,
   secretDefinition,
   serviceAccountDefinition,
-} from '../modules/registry/kinds/index.js';
+} from '../modules/kinds/index.js';
 import { testDatabase, type TestDatabase } from './support/database.js';
 import { rawRequest } from './support/raw-request.js';
 import { startServer, type TestServer } from './support/server.js';

@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 import { applyJsonPatch } from './json-patch.js';
 import { PatchRejectedError } from './patch-errors.js';
 

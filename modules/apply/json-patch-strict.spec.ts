@@ -1,7 +1,7 @@
 /** fieldValidation=Strict/Warn decoding of a JSON patch body into kube's operation struct. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 import { jsonPatchStrictErrors } from './json-patch-strict.js';
 
 describe('JSON patch: strict decoding', () => {

@@ -6,8 +6,8 @@
  * headers, or one 422 under Strict). Repeated members are not visible in parsed JSON; the caller finds
  * those in the raw body.
  */
-import { ApiError } from '../api/status.js';
-import { goQuote } from '../api/selectors/quote.js';
+import { ApiError } from '../api/index.js';
+import { goQuote } from '../api/index.js';
 import { jsonTypeName } from './json-patch.js';
 import { isObject } from './json-value.js';
 

@@ -9,7 +9,7 @@
  *   member writes null, a missing `value` means null, negative array indexes count from the end, `replace`
  *   of the root with a scalar changes nothing.
  */
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 import { addAt, findTarget, readTarget, removeAt, setAt } from './json-pointer.js';
 import {
   deepClone,

@@ -3,7 +3,7 @@
  * read with own-property checks and written with defineProperty for `__proto__`, so a patch can never reach
  * Object.prototype.
  */
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 
 export type JsonObject = Record<string, unknown>;
 

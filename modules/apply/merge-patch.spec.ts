@@ -1,7 +1,7 @@
 /** JSON merge patch: RFC 7386 appendix A, kube's errors, and the library's null pruning. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 import { applyMergePatch, mergePatch } from './merge-patch.js';
 
 const appendixA: [string, string, string][] = [

@@ -4,7 +4,7 @@
  * nested in a value that is newly set (including objects inside arrays), and not from a non-object value
  * replacing an object.
  */
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 import { deepClone, get, guardDepth, has, isObject, put, type JsonObject } from './json-value.js';
 
 /** Removes null members from objects, at any depth (array elements that are null stay). */

@@ -4,11 +4,11 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 import { applyJsonPatch } from './json-patch.js';
 import { applyMergePatch } from './merge-patch.js';
 import { applyStrategicMergePatch } from './strategic-merge.js';
-import { widget, widgetSchema } from './strategic-fixtures.js';
+import { widget, widgetSchema } from '../../test/support/strategic-fixtures.js';
 
 function freeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {

@@ -3,7 +3,7 @@
  * failed `test`, a missing path, a bad index, an unknown op) and a few strategic merge failures become a
  * generic 422 whose message drops the cause; the cause is kept on the error for logs and tests.
  */
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 
 export const rejectedMessage = 'the server rejected our request due to an error in our request';
 

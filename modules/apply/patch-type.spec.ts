@@ -1,7 +1,7 @@
 /** Which PATCH media types exist, and which a resource takes. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { builtinDefinitions } from '../registry/kinds/index.js';
+import { builtinDefinitions } from '../kinds/index.js';
 import { patchTypeOf, supportedPatchTypes, supportsStrategicMerge } from './patch-type.js';
 
 describe('patch types: Content-Type', () => {

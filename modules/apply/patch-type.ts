@@ -3,8 +3,6 @@
  * exactly (no case folding, no trimming); anything else is a 415 listing the accepted types in this order.
  * Strategic merge needs Go struct metadata, so only built-in kinds take it; custom resources never do.
  */
-import type { ResourceDefinition } from '../registry/definition.js';
-
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 export const patchMediaTypes: Record<PatchType, string> = {
@@ -57,7 +55,10 @@ export const builtinGroups: ReadonlySet<string> = new Set([
  * `strategicMergePatch` on ResourceDefinition; CRD-made definitions would set it false). Without it, the
  * group decides.
  */
-export type StrategicMergeSubject = Pick<ResourceDefinition, 'group'> & { strategicMergePatch?: boolean };
+export interface StrategicMergeSubject {
+  group: string;
+  strategicMergePatch?: boolean;
+}
 
 export function supportsStrategicMerge(def: StrategicMergeSubject): boolean {
   return def.strategicMergePatch ?? builtinGroups.has(def.group);

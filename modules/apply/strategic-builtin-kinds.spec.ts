@@ -1,12 +1,8 @@
-/** Strategic merge driven by the real built-in schemas of modules/registry/kinds. */
+/** Strategic merge driven by the real built-in schemas of modules/kinds. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../api/status.js';
-import {
-  configMapDefinition,
-  namespaceDefinition,
-  serviceAccountDefinition,
-} from '../registry/kinds/index.js';
+import { ApiError } from '../api/index.js';
+import { configMapDefinition, namespaceDefinition, serviceAccountDefinition } from '../kinds/index.js';
 import { applyStrategicMergePatch } from './strategic-merge.js';
 
 type Obj = Record<string, any>;

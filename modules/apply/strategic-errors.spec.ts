@@ -4,10 +4,10 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 import { PatchRejectedError } from './patch-errors.js';
 import { applyStrategicMergePatch } from './strategic-merge.js';
-import { widget, widgetSchema } from './strategic-fixtures.js';
+import { widget, widgetSchema } from '../../test/support/strategic-fixtures.js';
 
 type Spec = Record<string, unknown>;
 

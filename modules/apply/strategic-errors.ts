@@ -4,8 +4,8 @@
  * "lists of lists" into the generic 422; every other failure reaches the client as a 500 with the text.
  * Rule 5 (no 500 for bad input) makes those 400s here, with the same text.
  */
-import { ApiError } from '../api/status.js';
-import { goQuote } from '../api/selectors/quote.js';
+import { ApiError } from '../api/index.js';
+import { goQuote } from '../api/index.js';
 import { goString, goTypeName, goValue } from './go-format.js';
 import { PatchRejectedError } from './patch-errors.js';
 

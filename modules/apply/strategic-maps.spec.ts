@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyStrategicMergePatch } from './strategic-merge.js';
-import { widget, widgetSchema } from './strategic-fixtures.js';
+import { widget, widgetSchema } from '../../test/support/strategic-fixtures.js';
 
 type Spec = Record<string, unknown>;
 

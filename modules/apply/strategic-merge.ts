@@ -9,8 +9,8 @@
  * - a value the original lacks (or holds with another type) is taken as sent, minus its nulls and minus any
  *   map carrying `$patch`.
  */
-import { ApiError } from '../api/status.js';
-import type { Schema } from '../registry/definition.js';
+import { ApiError } from '../api/index.js';
+import type { Schema } from '../api/index.js';
 import { goKind } from './go-format.js';
 import { jsonTypeName } from './json-patch.js';
 import { deepClone, guardDepth, has, isObject, put, type JsonObject } from './json-value.js';

@@ -1,9 +1,9 @@
 /** `$retainKeys`: the fields a map may keep (sent by kubectl for fields with the retainKeys strategy). */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 import { applyStrategicMergePatch } from './strategic-merge.js';
-import { widget, widgetSchema } from './strategic-fixtures.js';
+import { widget, widgetSchema } from '../../test/support/strategic-fixtures.js';
 
 type Spec = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  * as kube's struct lookup does; map values (`additionalProperties`) carry no markers; a schema that keeps
  * unknown fields, or no schema at all, is untyped: objects merge and lists are replaced.
  */
-import type { Schema } from '../registry/definition.js';
+import type { Schema } from '../api/index.js';
 import { errors } from './strategic-errors.js';
 
 export interface SchemaNode {

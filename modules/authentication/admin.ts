@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { UserInfo } from './user.js';
+import type { UserInfo } from '../api/index.js';
 
 export interface AdminCredentials {
   token: string;

@@ -1,6 +1,6 @@
 /** Bearer-token authentication: the static token file and the generated admin token. */
-import { ApiError } from '../api/status.js';
-import { anonymousUser, type UserInfo } from './user.js';
+import { ApiError } from '../api/index.js';
+import { anonymousUser, type UserInfo } from '../api/index.js';
 
 export class Authenticator {
   /** each token's user as requests see it (with `system:authenticated`), made once: they are shared, so frozen */

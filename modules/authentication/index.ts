@@ -1,4 +1,4 @@
-export * from './user.js';
+export { anonymousUser, type UserInfo } from '../api/index.js';
 export { Authenticator } from './authenticator.js';
 export { parseTokenFile } from './token-file.js';
 export { adminCredentials, kubeconfig, type AdminCredentials } from './admin.js';

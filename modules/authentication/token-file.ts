@@ -1,5 +1,5 @@
 /** The static token file (`--token-auth-file`): CSV rows `token,user,uid[,"group1,group2,..."]`. */
-import type { UserInfo } from './user.js';
+import type { UserInfo } from '../api/index.js';
 
 /** Splits one CSV line, honouring double quotes (a quoted field may hold commas; "" is a quote). */
 function csvFields(line: string): string[] {

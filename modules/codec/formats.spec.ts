@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 import { decodeBody, encodeBody, negotiateInput, negotiateOutput } from './formats.js';
 
 const code = (fn: () => unknown) => {

@@ -1,6 +1,6 @@
 /** The text wire formats (JSON and YAML), and negotiation between them, Protobuf and CBOR (406/415). */
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 import { parseAccept, parseMediaType, type MediaType } from './media-type.js';
 
 export type Format = 'json' | 'yaml';

@@ -2,8 +2,8 @@
  * The server-side printing forms kubectl and metadata informers ask for: Table (rows with the kind's printer
  * columns) and PartialObjectMetadata(List), both in meta.k8s.io.
  */
-import type { KubeObject, ListMeta } from '../api/object.js';
-import type { PrinterColumn, ResourceDefinition } from '../registry/definition.js';
+import type { KubeObject, ListMeta } from '../api/index.js';
+import type { PrinterColumn, ResourceDefinition } from '../registry/index.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 

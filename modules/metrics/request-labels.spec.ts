@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseRequestInfo } from '../api/request-info.js';
+import { parseRequestInfo } from '../api/index.js';
 import { requestLabels } from './request-labels.js';
 
 const labels = (method: string, path: string, query: Record<string, string> = {}, contentType?: string) =>

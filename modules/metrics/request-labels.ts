@@ -2,7 +2,7 @@
  * The labels kube puts on a request's metrics: its verb as kube reports it (HTTP method, or LIST / WATCH /
  * APPLY), the group/version/resource/subresource, the scope, and the dry-run value.
  */
-import type { RequestInfo } from '../api/request-info.js';
+import type { RequestInfo } from '../api/index.js';
 
 export interface RequestLabels {
   verb: string;

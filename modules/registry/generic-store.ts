@@ -2,16 +2,16 @@
  * The generic store: kube's verbs for any kind, driven by its ResourceDefinition and Strategy.
  * Requests arrive decoded (see the pipeline); this file is the storage side of create/update/delete/get/list.
  */
-import { nowTimestamp, type KubeList, type KubeObject } from '../api/object.js';
-import { ApiError, type FieldError, type GroupResource } from '../api/status.js';
-import { NamespaceTerminatingError, type ObjectKey, type Store, type Stored } from '../storage/store.js';
+import { nowTimestamp, type KubeList, type KubeObject } from '../api/index.js';
+import { ApiError, type FieldError, type GroupResource } from '../api/index.js';
+import { NamespaceTerminatingError, type ObjectKey, type Store, type Stored } from '../storage/index.js';
 import { groupVersion, type ResourceDefinition, type Strategy } from './definition.js';
 import { deepEqual, fillForCreate, fillForUpdate, pendingFinalizers } from './object-meta.js';
 import { recordManagedFields } from './managed-fields.js';
 import { storageKey } from './registry.js';
 import { MODIFIED_MESSAGE, toApiError } from './store-errors.js';
 import type { Selection } from './selection.js';
-import { validateObjectMeta, validateObjectMetaUpdate } from './validation/metadata.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/index.js';
 
 export interface WriteOptions {
   dryRun: boolean;

@@ -2,7 +2,7 @@
  * Ownership bookkeeping on every write: which fields a write path resets (so nobody owns them through it), and
  * the managedFields a non-apply write leaves behind (modules/apply does the set arithmetic).
  */
-import type { KubeObject } from '../api/object.js';
+import type { KubeObject } from '../api/index.js';
 import { FieldSet, makePath, recordUpdate } from '../apply/index.js';
 import { groupVersion, type ResourceDefinition } from './definition.js';
 

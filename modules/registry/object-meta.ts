@@ -1,6 +1,6 @@
 /** Server-owned metadata on create and update, as kube's rest.BeforeCreate / BeforeUpdate set it. */
 import { randomInt, randomUUID } from 'node:crypto';
-import { nowTimestamp, type KubeObject } from '../api/object.js';
+import { nowTimestamp, type KubeObject } from '../api/index.js';
 import type { ResourceDefinition, Strategy } from './definition.js';
 
 // kube's utilrand alphabet: no vowels (no words), no look-alikes

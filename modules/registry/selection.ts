@@ -1,7 +1,7 @@
 /** labelSelector + fieldSelector of a list, watch or deletecollection, compiled once per request. */
-import type { KubeObject } from '../api/object.js';
-import { parseFieldSelector, validateFieldSelector } from '../api/selectors/fields.js';
-import { parseLabelSelector } from '../api/selectors/labels.js';
+import type { KubeObject } from '../api/index.js';
+import { parseFieldSelector, validateFieldSelector } from '../api/index.js';
+import { parseLabelSelector } from '../api/index.js';
 import type { ResourceDefinition } from './definition.js';
 
 export interface Selection {

@@ -1,5 +1,5 @@
 /** Storage errors → kube Status errors, for one kind. */
-import { ApiError, type GroupResource } from '../api/status.js';
+import { ApiError, type GroupResource } from '../api/index.js';
 import {
   AlreadyExistsError,
   ConflictError,
@@ -7,7 +7,7 @@ import {
   NamespaceTerminatingError,
   NotFoundError,
   UnavailableError,
-} from '../storage/store.js';
+} from '../storage/index.js';
 
 export const MODIFIED_MESSAGE =
   'the object has been modified; please apply your changes to the latest version and try again';

@@ -13,7 +13,7 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate as drizzleMigrate } from 'drizzle-orm/postgres-js/migrator';
 import type postgres from 'postgres';
 import { testDatabase, type TestDatabase } from '../../test/support/database.js';
-import type { KubeObject } from '../api/object.js';
+import type { KubeObject } from '../api/index.js';
 import { connect, migrate } from './database.js';
 import { PostgresStore } from './postgres-store.js';
 import type { ObjectKey } from './store.js';

@@ -1,6 +1,6 @@
 /** The Store port on PostgreSQL (postgres.js). SQL and PostgreSQL error codes stay in this file. */
 import postgres from 'postgres';
-import type { KubeObject } from '../api/object.js';
+import type { KubeObject } from '../api/index.js';
 import {
   AlreadyExistsError,
   ConflictError,

@@ -2,7 +2,7 @@
  * The storage port: narrow and revision-based (DESIGN.md rule 3). Everything above it speaks in objects and
  * resourceVersions; PostgreSQL details stay in the adapter and surface only as the typed errors below.
  */
-import type { KubeObject } from '../api/object.js';
+import type { KubeObject } from '../api/index.js';
 
 export interface ObjectKey {
   /** `<group>/<resource>` */

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type postgres from 'postgres';
 import { testDatabase, type TestDatabase } from '../../test/support/database.js';
-import type { KubeObject } from '../api/object.js';
+import type { KubeObject } from '../api/index.js';
 import { connect, migrate } from './database.js';
 import { PostgresStore } from './postgres-store.js';
 import {

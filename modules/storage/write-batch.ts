@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
-import type { KubeObject } from '../api/object.js';
+import type { KubeObject } from '../api/index.js';
 import { batchSql, type BatchKinds } from './batch-sql.js';
 import type { Change, LocalCommit, ObjectKey } from './store.js';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ResourceDefinition } from '../registry/definition.js';
-import { aggregatedDiscovery, apiGroupList, apiResourceList } from '../registry/discovery/index.js';
-import { configMaps, cronTabs, leases, namespaces } from '../registry/discovery/test-definitions.js';
-import { openApiV3Index } from '../registry/openapi/index.js';
+import type { ResourceDefinition } from '../registry/index.js';
+import { aggregatedDiscovery, apiGroupList, apiResourceList } from '../discovery/index.js';
+import { configMaps, cronTabs, leases, namespaces } from '../../test/support/definitions.js';
+import { openApiV3Index } from '../openapi/index.js';
 import { ApiEnablement, isRemoved, resolveApiEnablement } from './api-enablement.js';
 import { FlagError } from './flag-error.js';
 import { parseRuntimeConfig } from './runtime-config.js';

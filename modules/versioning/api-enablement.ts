@@ -4,7 +4,7 @@
  * api/ga, api/beta, api/alpha, then <group>/<version>, then <group>/<version>/<resource> (highest). A version
  * whose removal release has come is never served. Everything is read from the definitions: a kind is data.
  */
-import type { ResourceDefinition } from '../registry/definition.js';
+import type { ResourceDefinition } from '../registry/index.js';
 import { FlagError } from './flag-error.js';
 import { compareReleases, parseRelease, reached, servedRelease, type Release } from './release.js';
 import type { RuntimeConfig, RuntimeConfigEntry } from './runtime-config.js';

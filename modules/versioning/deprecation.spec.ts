@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ResourceDefinition } from '../registry/definition.js';
-import { cronTabs, leases } from '../registry/discovery/test-definitions.js';
+import type { ResourceDefinition } from '../registry/index.js';
+import { cronTabs, leases } from '../../test/support/definitions.js';
 import { DeprecatedApis, deprecationOf } from './deprecation.js';
 
 const widgets: ResourceDefinition = {

@@ -2,8 +2,8 @@
  * Deprecated API versions (spec part2 deprecation rule 10): a request to a version whose definition marks it
  * deprecated (by now) gets kube's Warning text, and is remembered for apiserver_requested_deprecated_apis.
  */
-import { subresourceKind } from '../registry/discovery/resources.js';
-import { groupVersion, type ResourceDefinition } from '../registry/definition.js';
+import { subresourceKind } from '../discovery/index.js';
+import { groupVersion, type ResourceDefinition } from '../registry/index.js';
 import { reached, servedRelease, type Release } from './release.js';
 
 export interface Deprecation {

@@ -1,5 +1,5 @@
 /** Kubernetes releases ("1.32"): the one this server serves, and their order. */
-import { servedRelease as served } from '../api/version.js';
+import { servedRelease as served } from '../api/index.js';
 
 export interface Release {
   major: number;

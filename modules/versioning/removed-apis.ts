@@ -2,7 +2,7 @@
  * API versions Kubernetes no longer serves (spec part2 "Versions no longer served"). A request to one answers
  * 404 like any unknown path, but the Status message names what replaced it, which kube itself does not say.
  */
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 
 interface RemovedApi {
   group: string;

@@ -1,5 +1,5 @@
 /** Continue tokens of chunked lists: the snapshot revision and the last key served, as kube encodes them. */
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 
 export interface ContinueToken {
   rv: number;

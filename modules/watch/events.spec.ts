@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject } from '../api/object.js';
+import type { KubeObject } from '../api/index.js';
 import { encodeEvent, jsonEventLine, type WatchEncoding } from './events.js';
 
 function counting(shared?: string): WatchEncoding & { calls: number } {

@@ -1,6 +1,6 @@
 /** One change as the watch cache keeps it: the new state and the state before, at its revision. */
-import type { KubeObject } from '../api/object.js';
-import type { ChangeType } from '../storage/store.js';
+import type { KubeObject } from '../api/index.js';
+import type { ChangeType } from '../storage/index.js';
 
 export interface CachedEvent {
   rv: number;

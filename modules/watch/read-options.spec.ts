@@ -1,7 +1,7 @@
 /** Every cell of kube's resourceVersion tables for get, list and watch (spec part 1, "Resource version semantics"). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 import { getSemantics, listSemantics, watchStart, type ListQuery, type WatchQuery } from './read-options.js';
 
 const status = (fn: () => unknown): number | object => {

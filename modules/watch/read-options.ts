@@ -2,7 +2,7 @@
  * kube's resourceVersion tables for get, list and watch: which combinations are valid and what they mean.
  * Invalid cells are 400s (spec: "invalid resourceVersion/continue combination").
  */
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 
 export type ListSemantics =
   | { kind: 'mostRecent' }

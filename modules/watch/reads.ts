@@ -2,7 +2,7 @@
  * Reads by resourceVersion: "Most recent" goes to PostgreSQL (consistent); "Any", "Not older than" and "Exact"
  * are served from the watch cache once it has caught up with the requested revision.
  */
-import { ApiError } from '../api/status.js';
+import { ApiError } from '../api/index.js';
 import type { WatchCache } from './watch-cache.js';
 
 /** how long a read for a revision the cache has not reached yet may wait */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject } from '../api/object.js';
+import type { KubeObject } from '../api/index.js';
 import { SortedIndex } from './sorted-index.js';
 
 const obj = (name: string) => ({ metadata: { name } }) as KubeObject;

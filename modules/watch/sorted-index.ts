@@ -5,7 +5,7 @@
  * Keys live in sorted chunks of bounded size: one flat array would cost O(n) per insert (a memmove of the
  * whole array), which at 100,000 objects made every create pay tens of microseconds here.
  */
-import type { KubeObject } from '../api/object.js';
+import type { KubeObject } from '../api/index.js';
 
 export function objectKey(namespace: string, name: string): string {
   return `${namespace}\u0000${name}`;

@@ -4,8 +4,8 @@
  * every change out to the watchers of this replica. The change-log table is the truth: a lost notification
  * costs latency, a lost connection costs a retry, never an event.
  */
-import type { KubeObject } from '../api/object.js';
-import type { Change, LocalCommit, Store } from '../storage/store.js';
+import type { KubeObject } from '../api/index.js';
+import type { Change, LocalCommit, Store } from '../storage/index.js';
 import type { CachedEvent } from './events.js';
 import { objectKey, SortedIndex } from './sorted-index.js';
 

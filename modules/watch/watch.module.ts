@@ -7,8 +7,8 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { STORE } from '../storage/storage.module.js';
-import type { Store } from '../storage/store.js';
+import { STORE } from '../storage/index.js';
+import type { Store } from '../storage/index.js';
 import { WatchCache } from './watch-cache.js';
 
 class WatchCacheLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {

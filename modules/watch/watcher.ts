@@ -6,8 +6,8 @@
 import type { ServerResponse } from 'node:http';
 import { Http2ServerResponse, type ServerHttp2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
-import type { KubeObject } from '../api/object.js';
-import type { Status } from '../api/status.js';
+import type { KubeObject } from '../api/index.js';
+import type { Status } from '../api/index.js';
 import {
   encodeEvent,
   httpChunk,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { builtinDefinitions } from '../../modules/registry/kinds/index.js';
+import { builtinDefinitions } from '../../modules/kinds/index.js';
 import { ConfigError, parseConfig } from './config.js';
 
 describe('parseConfig', () => {

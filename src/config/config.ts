@@ -3,9 +3,9 @@
  * Nothing else reads process.env or argv.
  */
 import path from 'node:path';
-import { servedMinorVersion } from '../../modules/api/version.js';
+import { servedMinorVersion } from '../../modules/api/index.js';
 import { validateShowHidden } from '../../modules/metrics/index.js';
-import { builtinDefinitions } from '../../modules/registry/kinds/index.js';
+import { builtinDefinitions } from '../../modules/kinds/index.js';
 import {
   ApiEnablement,
   FeatureGates,

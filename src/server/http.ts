@@ -9,8 +9,8 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppModule } from '../app.module.js';
 import type { Config } from '../config/config.js';
-import { Pipeline } from './pipeline.js';
-import { jsonOutput, sendError, toApiError } from './respond.js';
+import { Pipeline } from '../../modules/endpoints/index.js';
+import { jsonOutput, sendError, toApiError } from '../../modules/endpoints/index.js';
 import type { ServerOptions } from './server.module.js';
 import type { ServingTls } from './tls.js';
 

@@ -1,18 +1,19 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { Authenticator, type UserInfo } from '../../modules/authentication/index.js';
-import { GenericStore, NamespaceController, Registry } from '../../modules/registry/index.js';
+import { GenericStore, Registry } from '../../modules/registry/index.js';
+import { ControllersModule, NamespaceController } from '../../modules/controllers/index.js';
 import { SQL, STORE, type Store } from '../../modules/storage/index.js';
 import { always, flag, HealthEndpoint, withGracePeriod, withTimeout } from '../../modules/health/index.js';
 import { DeprecatedApis } from '../../modules/versioning/index.js';
 import type postgres from 'postgres';
-import { servedMinorVersion } from '../../modules/api/version.js';
+import { servedMinorVersion } from '../../modules/api/index.js';
 import { ApiMetrics } from '../../modules/metrics/index.js';
 import type { Config } from '../config/config.js';
 import { WatchCache } from '../../modules/watch/index.js';
-import { NonResourceHandlers } from './non-resource.js';
-import { ReadHandlers } from './reads.js';
-import { Pipeline } from './pipeline.js';
-import { ResourceHandlers } from './resources.js';
+import { NonResourceHandlers } from '../../modules/endpoints/index.js';
+import { ReadHandlers } from '../../modules/endpoints/index.js';
+import { Pipeline } from '../../modules/endpoints/index.js';
+import { ResourceHandlers } from '../../modules/endpoints/index.js';
 
 export interface ServerOptions {
   /** set once SIGTERM arrived: /readyz fails from then on */
@@ -68,6 +69,7 @@ export class ServerModule {
     const logger = new Logger('pipeline');
     return {
       module: ServerModule,
+      imports: [ControllersModule],
       providers: [
         {
           provide: Pipeline,

@@ -3,7 +3,7 @@
  * API versioning (startServer({ entry: testApisEntry })). The kinds join before main.js parses its flags, so
  * --runtime-config knows them too.
  */
-import { builtinDefinitions } from '../../modules/registry/kinds/index.js';
+import { builtinDefinitions } from '../../modules/kinds/index.js';
 import { widgetDefinition } from './test-apis.js';
 
 builtinDefinitions.push(widgetDefinition);

@@ -3,9 +3,9 @@
  * v1beta1 (introduced before 1.22 so on by default; deprecated in 1.30, removed in 1.35) and v1alpha1 (off by
  * default). Built-in kinds of v1.32 have no deprecated or alpha versions to test with.
  */
-import type { ResourceDefinition } from '../../modules/registry/definition.js';
-import { ageColumn, nameColumn } from '../../modules/registry/kinds/columns.js';
-import { field, kindSchema, str } from '../../modules/registry/kinds/meta.js';
+import type { ResourceDefinition } from '../../modules/registry/index.js';
+import { ageColumn, nameColumn } from '../../modules/kinds/index.js';
+import { field, kindSchema, str } from '../../modules/api/index.js';
 
 export const TEST_GROUP = 'testing.pgkube.io';
 

@@ -9,9 +9,9 @@ import {
   FrameReader,
   statusSchema,
   unwrap,
-} from '../../modules/codec/protobuf/index.js';
-import type { Schema } from '../../modules/registry/definition.js';
-import { CborSequenceReader, decodeCbor } from '../../modules/codec/cbor/index.js';
+} from '../../modules/codec/index.js';
+import type { Schema } from '../../modules/registry/index.js';
+import { CborSequenceReader, decodeCbor } from '../../modules/codec/index.js';
 import type { TestServer } from './server.js';
 
 export interface WatchEvent {

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { compareObjects, excludeFields } from './compare.js';
 import { FieldSet } from './field-set.js';
 import { makePath } from './path-element.js';
-import { widgetSpecSchema } from './test-schemas.js';
+import { widgetSpecSchema } from '../../../test/support/apply-schemas.js';
 
 function diff(before: unknown, after: unknown) {
   const c = compareObjects(before, after, widgetSpecSchema);

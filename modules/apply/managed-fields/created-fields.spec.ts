@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { configMapDefinition } from '../../registry/kinds/core/configmap.js';
+import { configMapDefinition } from '../../kinds/index.js';
 import { encodeManagedFields } from './entries.js';
 import { FieldSet } from './field-set.js';
 import { makePath } from './path-element.js';
-import { gadgetSchema, widget, widgetApiVersion, widgetSchema } from './test-schemas.js';
+import { gadgetSchema, widget, widgetApiVersion, widgetSchema } from '../../../test/support/apply-schemas.js';
 import { recordUpdate, trackUpdate, type ObjectLike, type WriteOptions } from './update.js';
 
 const T = '2024-01-01T00:00:00Z';

@@ -4,8 +4,8 @@
  * one shape reuse it: most creates repeat a few shapes, and tracking a create from scratch is a full typed
  * comparison.
  */
-import type { Schema } from '../../registry/definition.js';
-import { nowTimestamp } from '../../api/object.js';
+import type { Schema } from '../../api/index.js';
+import { nowTimestamp } from '../../api/index.js';
 import type { ManagedFieldsEntry } from './entries.js';
 
 /** Entries kept per schema; past this the cache starts over (objects of ever-new shapes gain nothing from it). */

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { configMapDefinition } from '../../registry/kinds/core/configmap.js';
-import { serviceAccountDefinition } from '../../registry/kinds/core/serviceaccount.js';
+import { configMapDefinition } from '../../kinds/index.js';
+import { serviceAccountDefinition } from '../../kinds/index.js';
 import { fromObject, typedFieldSet } from './from-object.js';
 import { typedErrorText } from './schema-view.js';
-import { widgetSpecSchema } from './test-schemas.js';
+import { widgetSpecSchema } from '../../../test/support/apply-schemas.js';
 
 const specFields = (spec: unknown): string => fromObject(spec, widgetSpecSchema).toFieldsV1Json();
 

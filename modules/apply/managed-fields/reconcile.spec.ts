@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { FieldSet } from './field-set.js';
 import { key, makePath } from './path-element.js';
 import { reconcileWithSchema } from './reconcile.js';
-import { widgetSpecSchema } from './test-schemas.js';
+import { widgetSpecSchema } from '../../../test/support/apply-schemas.js';
 
 const P = makePath;
 

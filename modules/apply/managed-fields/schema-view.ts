@@ -7,7 +7,7 @@
  * `x-kubernetes-patch-strategy: merge` list is keyed by `x-kubernetes-patch-merge-key` (a set when there is
  * none); every other list is atomic. Maps and structs are granular unless `x-kubernetes-map-type: atomic`.
  */
-import type { Schema } from '../../registry/definition.js';
+import type { Schema } from '../../api/index.js';
 import { isObject, own } from './json-value.js';
 import {
   index,

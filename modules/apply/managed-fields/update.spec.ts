@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { configMapDefinition } from '../../registry/kinds/core/configmap.js';
-import { leaseDefinition } from '../../registry/kinds/coordination/lease.js';
+import { configMapDefinition } from '../../kinds/index.js';
+import { leaseDefinition } from '../../kinds/index.js';
 import type { ManagedFieldsEntry } from './entries.js';
 import { FieldSet } from './field-set.js';
 import { makePath } from './path-element.js';
-import { gadgetSchema, widget, widgetApiVersion, widgetSchema } from './test-schemas.js';
+import { gadgetSchema, widget, widgetApiVersion, widgetSchema } from '../../../test/support/apply-schemas.js';
 import { managerName, recordUpdate, type ObjectLike } from './update.js';
 
 const T1 = '2024-01-01T00:00:00Z';

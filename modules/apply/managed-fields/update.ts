@@ -3,8 +3,8 @@
  * field it added or changed, other managers lose those fields, and fields the write removed leave everyone.
  * Such a write never conflicts.
  */
-import type { Schema } from '../../registry/definition.js';
-import { nowTimestamp } from '../../api/object.js';
+import type { Schema } from '../../api/index.js';
+import { nowTimestamp } from '../../api/index.js';
 import { capUpdateManagers } from './cap-managers.js';
 import { createdEntries } from './created-fields.js';
 import { compareObjects, excludeFields } from './compare.js';

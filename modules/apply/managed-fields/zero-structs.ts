@@ -9,7 +9,7 @@
  * pointer fields (`x-pgkube-pointer`); a field Go always writes is listed in its struct's `required` (that is
  * how kube's OpenAPI generator decides). Custom resources stay as written, as kube keeps them.
  */
-import type { Schema } from '../../registry/definition.js';
+import type { Schema } from '../../api/index.js';
 import { isObject, setOwn, type JsonObject } from './json-value.js';
 import { mapChild, schemaView, type SchemaRef } from './schema-view.js';
 

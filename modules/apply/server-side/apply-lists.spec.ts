@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JsonObject } from '../managed-fields/json-value.js';
-import { widget, widgetApiVersion, widgetSchema } from '../managed-fields/test-schemas.js';
+import { widget, widgetApiVersion, widgetSchema } from '../../../test/support/apply-schemas.js';
 import { recordUpdate } from '../managed-fields/update.js';
 import { apply, type ApplyOptions } from './apply.js';
-import { entry, errorOf as conflictOf, T1, T2, T3 } from './test-helpers.js';
+import { entry, errorOf as conflictOf, T1, T2, T3 } from '../../../test/support/apply-helpers.js';
 
 describe('apply: list and map types', () => {
   const opts = { now: T1 };

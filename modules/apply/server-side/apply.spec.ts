@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { configMapDefinition } from '../../registry/kinds/core/configmap.js';
-import { leaseDefinition } from '../../registry/kinds/coordination/lease.js';
+import { configMapDefinition } from '../../kinds/index.js';
+import { leaseDefinition } from '../../kinds/index.js';
 import type { JsonObject } from '../managed-fields/json-value.js';
 import { FieldSet } from '../managed-fields/field-set.js';
 import { makePath } from '../managed-fields/path-element.js';
-import { widget, widgetSchema } from '../managed-fields/test-schemas.js';
+import { widget, widgetSchema } from '../../../test/support/apply-schemas.js';
 import { recordUpdate } from '../managed-fields/update.js';
 import { apply, type ApplyOptions } from './apply.js';
-import { entry, errorOf, T1, T2, T3 } from './test-helpers.js';
+import { entry, errorOf, T1, T2, T3 } from '../../../test/support/apply-helpers.js';
 
 const cmSchema = configMapDefinition.schema;
 const conflictOf = errorOf;

@@ -8,9 +8,9 @@
  *   applying the value a field already has shares its ownership.
  * - An object nobody owns anything in first gets a `before-first-apply` Update entry for its existing fields.
  */
-import { ApiError } from '../../api/status.js';
-import type { Schema } from '../../registry/definition.js';
-import { nowTimestamp } from '../../api/object.js';
+import { ApiError } from '../../api/index.js';
+import type { Schema } from '../../api/index.js';
+import { nowTimestamp } from '../../api/index.js';
 import { compareObjects, excludeFields } from '../managed-fields/compare.js';
 import {
   decodeManagedFields,

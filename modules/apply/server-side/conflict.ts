@@ -1,5 +1,5 @@
 /** The 409 an apply gets when it would change fields other managers own, worded as kube words it. */
-import { ApiError, type StatusCause } from '../../api/status.js';
+import { ApiError, type StatusCause } from '../../api/index.js';
 import { describeManager } from '../managed-fields/entries.js';
 import type { Conflict } from '../managed-fields/owners.js';
 import { pathText } from '../managed-fields/path-element.js';

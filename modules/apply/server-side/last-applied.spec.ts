@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError } from '../../api/status.js';
-import { configMapDefinition } from '../../registry/kinds/core/configmap.js';
+import { ApiError } from '../../api/index.js';
+import { configMapDefinition } from '../../kinds/index.js';
 import type { JsonObject } from '../managed-fields/json-value.js';
 import { recordUpdate } from '../managed-fields/update.js';
 import { apply } from './apply.js';

@@ -5,7 +5,7 @@
  * annotation vouches for (same value still live) are not conflicts; and while the annotation exists it is kept
  * in step with what `kubectl` applies, so a later client-side apply still works.
  */
-import type { Schema } from '../../registry/definition.js';
+import type { Schema } from '../../api/index.js';
 import type { FieldSet } from '../managed-fields/field-set.js';
 import { compareObjects } from '../managed-fields/compare.js';
 import { typedFieldSet } from '../managed-fields/from-object.js';

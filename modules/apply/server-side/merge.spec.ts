@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FieldSet } from '../managed-fields/field-set.js';
 import { key, makePath } from '../managed-fields/path-element.js';
-import { widgetSpecSchema } from '../managed-fields/test-schemas.js';
+import { widgetSpecSchema } from '../../../test/support/apply-schemas.js';
 import { mergeObjects } from './merge.js';
 import { dropRemovalNulls, removeItems } from './remove-items.js';
 

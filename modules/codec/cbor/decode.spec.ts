@@ -1,11 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../../api/status.js';
-import type { Schema } from '../../registry/definition.js';
+import { ApiError } from '../../api/index.js';
+import type { Schema } from '../../api/index.js';
 import { decodeCbor } from './decode.js';
 import { encodeCbor } from './encode.js';
 import { CborDecodeError } from './errors.js';
-import { c, hex, kinds, schemas } from './test-support.js';
+import { c, hex, kinds, schemas } from '../../../test/support/cbor.js';
 
 const prefix = 'unable to determine group/version/kind: ';
 

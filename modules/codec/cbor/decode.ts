@@ -13,7 +13,7 @@
  * skips them unread, and integer keys there are ignored. Without a schema the body is read as kube reads
  * unstructured content (custom resources, apply patches).
  */
-import type { Schema } from '../../registry/definition.js';
+import type { Schema } from '../../api/index.js';
 import { CborDecodeError, majorTypeNames } from './errors.js';
 import { fromFloat16 } from './float16.js';
 import { checkWellFormed } from './wellformed.js';

@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import cbor from 'cbor';
-import type { Schema } from '../../registry/definition.js';
+import type { Schema } from '../../api/index.js';
 import { cborListSchema, encodeCbor } from './encode.js';
-import { c, diagnose, hex, kinds, schemas, toHex } from './test-support.js';
+import { c, diagnose, hex, kinds, schemas, toHex } from '../../../test/support/cbor.js';
 
 /** the encoding without the self-described tag, for scalar checks */
 const bare = (value: unknown, schema?: Schema) => toHex(encodeCbor(value, schema)).replace(/^d9d9f7/, '');

@@ -10,7 +10,7 @@
  * floats, written as floats even when integral. Without a schema the value is encoded as kube encodes
  * unstructured content (custom resources): strings stay strings, integral numbers are integers.
  */
-import type { Schema } from '../../registry/definition.js';
+import type { Schema } from '../../api/index.js';
 import { toFloat16Exact } from './float16.js';
 import { selfDescribedPrefix } from './media-types.js';
 import { withRoom } from '../grow.js';

@@ -1,5 +1,5 @@
 /** CBOR bodies kube's decoder refuses become 400 Bad Request, with the text kube's CBOR library gives. */
-import { ApiError } from '../../api/status.js';
+import { ApiError } from '../../api/index.js';
 
 /**
  * kube reads the apiVersion and kind of a body (a lax decode of the outer map) before the object itself, so

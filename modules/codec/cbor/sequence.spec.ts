@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { configMapDefinition, secretDefinition } from '../../registry/kinds/index.js';
+import { configMapDefinition, secretDefinition } from '../../kinds/index.js';
 import { decodeCbor } from './decode.js';
 import { encodeCbor } from './encode.js';
 import { CborDecodeError } from './errors.js';
@@ -11,7 +11,7 @@ import {
   hasSelfDescribedPrefix,
 } from './media-types.js';
 import { CborSequenceReader, encodeCborWatchEvent, splitCborSequence } from './sequence.js';
-import { c, diagnose, toHex } from './test-support.js';
+import { c, diagnose, toHex } from '../../../test/support/cbor.js';
 
 const configMap = { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'a', resourceVersion: '5' } };
 

@@ -4,7 +4,7 @@
  * as encoded on its own, self-described tag included (kube embeds the object's encoding as a RawExtension),
  * so an event's object is encoded once and framed for every watcher.
  */
-import type { Schema } from '../../registry/definition.js';
+import type { Schema } from '../../api/index.js';
 import { encodeCbor } from './encode.js';
 import { hasSelfDescribedPrefix, selfDescribedPrefix } from './media-types.js';
 import { checkWellFormed, UnexpectedEndError } from './wellformed.js';

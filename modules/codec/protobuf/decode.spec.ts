@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../../api/status.js';
-import type { Schema } from '../../registry/definition.js';
+import { ApiError } from '../../api/index.js';
+import type { Schema } from '../../api/index.js';
 import {
   configMapDefinition,
   eventDefinition,
@@ -9,7 +9,7 @@ import {
   namespaceDefinition,
   secretDefinition,
   serviceAccountDefinition,
-} from '../../registry/kinds/index.js';
+} from '../../kinds/index.js';
 import { decodeProtobufObject } from './decode.js';
 import { decodeProtobuf } from './meta-messages.js';
 import {
@@ -22,7 +22,7 @@ import {
   rejects400,
   withPointers,
   withoutPointers,
-} from './test-support.js';
+} from '../../../test/support/protobuf.js';
 
 const at = (n: number, schema: Schema): Schema => ({ ...schema, 'x-pgkube-protobuf': n });
 const str = (n: number): Schema => at(n, { type: 'string' });

@@ -3,8 +3,8 @@
  * Go value fields arrive even when zero; like kube's JSON (omitempty) their zero values are left out, except
  * for fields the parent requires. Pointer fields (see `pointerMarker`) keep whatever was sent.
  */
-import { ApiError } from '../../api/status.js';
-import type { Schema } from '../../registry/definition.js';
+import { ApiError } from '../../api/index.js';
+import type { Schema } from '../../api/index.js';
 import {
   goFieldName,
   isVarintKind,

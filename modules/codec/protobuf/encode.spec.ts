@@ -1,14 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../../api/status.js';
-import type { Schema } from '../../registry/definition.js';
+import { ApiError } from '../../api/index.js';
+import type { Schema } from '../../api/index.js';
 import {
   configMapDefinition,
   leaseDefinition,
   namespaceDefinition,
   secretDefinition,
   serviceAccountDefinition,
-} from '../../registry/kinds/index.js';
+} from '../../kinds/index.js';
 import { decodeProtobufObject } from './decode.js';
 import { encodeProtobufObject } from './encode.js';
 import { decodeProtobuf, encodeProtobuf } from './meta-messages.js';
@@ -22,7 +22,7 @@ import {
   toHex,
   withPointers,
   withoutPointers,
-} from './test-support.js';
+} from '../../../test/support/protobuf.js';
 
 const at = (n: number, schema: Schema): Schema => ({ ...schema, 'x-pgkube-protobuf': n });
 

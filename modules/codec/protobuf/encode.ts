@@ -5,8 +5,8 @@
  *
  * The input is an object the server holds, so a value of the wrong type is a server fault (500).
  */
-import { ApiError } from '../../api/status.js';
-import type { Schema } from '../../registry/definition.js';
+import { ApiError } from '../../api/index.js';
+import type { Schema } from '../../api/index.js';
 import { shapeOf, zeroOf, type FieldInfo, type MessageShape, type Shape } from './shape.js';
 import { isZeroTimestamp, parseTimestamp } from './time.js';
 import { WireType, WireWriter } from './wire.js';

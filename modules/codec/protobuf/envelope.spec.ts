@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { hasProtobufPrefix, unwrap, wrap } from './envelope.js';
-import { hex, kubectlBodies, pb, rejects400, toHex } from './test-support.js';
+import { hex, kubectlBodies, pb, rejects400, toHex } from '../../../test/support/protobuf.js';
 
 describe('the k8s\\0 envelope', () => {
   it('unwraps what kubectl sends', () => {

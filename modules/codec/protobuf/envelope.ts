@@ -2,7 +2,7 @@
  * Every Kubernetes protobuf body is the 4-byte magic `k8s\0` followed by a runtime.Unknown message:
  * {1: typeMeta {1: apiVersion, 2: kind}, 2: raw (the object's own message), 3: contentEncoding, 4: contentType}.
  */
-import { ApiError } from '../../api/status.js';
+import { ApiError } from '../../api/index.js';
 import { malformed, WireReader, WireType, WireWriter } from './wire.js';
 
 export const protobufPrefix = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);

@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ResourceDefinition } from '../../registry/definition.js';
+import type { ResourceDefinition } from '../../registry/index.js';
 import {
   builtinDefinitions,
   configMapDefinition,
@@ -15,9 +15,9 @@ import {
   namespaceDefinition,
   secretDefinition,
   serviceAccountDefinition,
-} from '../../registry/kinds/index.js';
+} from '../../kinds/index.js';
 import { decodeProtobuf, encodeProtobuf } from './meta-messages.js';
-import { hex, jan2024, pb, toHex } from './test-support.js';
+import { hex, jan2024, pb, toHex } from '../../../test/support/protobuf.js';
 
 const bin = (s: string) => Buffer.from(s, 'utf8').toString('hex');
 const time = (field: number, seconds: number, nanos = 0) =>

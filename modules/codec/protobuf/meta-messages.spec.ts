@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../../api/status.js';
-import { configMapDefinition } from '../../registry/kinds/index.js';
+import { ApiError } from '../../api/index.js';
+import { configMapDefinition } from '../../kinds/index.js';
 import {
   decodeDeleteOptions,
   decodeProtobuf,
@@ -12,7 +12,7 @@ import {
   responseSchema,
   statusSchema,
 } from './meta-messages.js';
-import { hex, pb, toHex, withPointers, objectMetaPointers } from './test-support.js';
+import { hex, pb, toHex, withPointers, objectMetaPointers } from '../../../test/support/protobuf.js';
 
 const text = (s: string) => Buffer.from(s, 'utf8').toString('hex');
 

@@ -3,14 +3,14 @@
  * handles them: DeleteOptions (request bodies of DELETE), Status (error and delete responses), ListMeta and
  * the `<Kind>List` shape {1: metadata, 2: items}. Field numbers are those of kube's meta/v1 generated.proto.
  */
-import { isListBody } from '../../api/object.js';
-import type { Status } from '../../api/status.js';
-import type { Schema } from '../../registry/definition.js';
+import { isListBody } from '../../api/index.js';
+import type { Status } from '../../api/index.js';
+import type { Schema } from '../../api/index.js';
 import { decodeProtobufObject } from './decode.js';
 import { encodeProtobufObject } from './encode.js';
 import { unwrap, wrap } from './envelope.js';
 import { pointerMarker } from './shape.js';
-import { objectMetaSchema } from '../../registry/kinds/meta.js';
+import { objectMetaSchema } from '../../api/index.js';
 
 const at = (n: number, schema: Schema): Schema => ({ ...schema, 'x-pgkube-protobuf': n });
 /** a Go pointer field: written only when set, its zero value kept */

@@ -3,7 +3,7 @@
  * property carries its field number (`x-pgkube-protobuf`), and shared apimachinery types (`x-pgkube-ref`)
  * that have a wire form of their own (Time, FieldsV1, Quantity, ...) are recognised by name.
  */
-import type { Schema } from '../../registry/definition.js';
+import type { Schema } from '../../api/index.js';
 
 const meta = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 

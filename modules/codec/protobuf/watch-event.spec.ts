@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeWatchEvent, FrameReader, watchEventFrame } from './watch-event.js';
-import { hex, pb, rejects400, toHex } from './test-support.js';
+import { hex, pb, rejects400, toHex } from '../../../test/support/protobuf.js';
 
 const text = (s: string) => Buffer.from(s, 'utf8').toString('hex');
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../../api/status.js';
+import { ApiError } from '../../api/index.js';
 import { WireReader, WireType, WireWriter } from './wire.js';
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s+/g, ''), 'hex'));

@@ -3,7 +3,7 @@
  * int), length-delimited fields (strings, bytes, messages, packed scalars) and fixed64 doubles. Any fault in
  * the input is an ApiError 400 with the text Go's generated unmarshalers use, never a crash.
  */
-import { ApiError } from '../../api/status.js';
+import { ApiError } from '../../api/index.js';
 import { withRoom } from '../grow.js';
 
 export const WireType = {

@@ -1,0 +1,26 @@
+export {
+  ApiError,
+  StatusCause,
+  Status,
+  formatFieldError,
+  FieldError,
+  fieldError,
+  GroupResource,
+} from './status.js';
+export { goQuote } from './selectors/quote.js';
+export {
+  nowTimestamp,
+  isListBody,
+  KubeObject,
+  ListMeta,
+  isPlainObject,
+  KubeList,
+  ObjectMeta,
+} from './object.js';
+export { UserInfo, anonymousUser } from './user.js';
+export { RequestInfo, parseRequestInfo } from './request-info.js';
+export { servedRelease, servedMinorVersion } from './version.js';
+export { Schema } from './schema.js';
+export { parseFieldSelector, validateFieldSelector } from './selectors/fields.js';
+export { parseLabelSelector } from './selectors/labels.js';
+export * from './meta-schemas.js';

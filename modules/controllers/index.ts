@@ -1,0 +1,2 @@
+export { NamespaceController, BUILTIN_NAMESPACES } from './namespace-controller.js';
+export { ControllersModule } from './controllers.module.js';

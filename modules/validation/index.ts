@@ -1,0 +1,15 @@
+export { isQualifiedName, isDNS1123Subdomain } from './names.js';
+export {
+  validateConfigMapPayload,
+  validateImmutablePayload,
+  base64Decode,
+  validateSecretPayload,
+} from './keys.js';
+export {
+  validateStandardFinalizers,
+  validateFinalizerName,
+  fieldImmutableErrorMsg,
+  validateObjectMeta,
+  validateObjectMetaUpdate,
+} from './metadata.js';
+export { goUnmarshalObjectError } from './go-json.js';
