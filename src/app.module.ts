@@ -1,4 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import type { UserInfo } from '../modules/api/index.js';
+import { AdmissionModule } from '../modules/admission/index.js';
+import { AuthenticationModule } from '../modules/authentication/index.js';
+import { AuthorizationModule } from '../modules/authorization/index.js';
+import { EndpointsModule } from '../modules/endpoints/index.js';
 import { builtinDefinitions } from '../modules/kinds/index.js';
 import { RegistryModule } from '../modules/registry/index.js';
 import { StorageModule } from '../modules/storage/index.js';
@@ -6,22 +11,44 @@ import { VersioningModule } from '../modules/versioning/index.js';
 import { WatchModule } from '../modules/watch/index.js';
 import type { Config } from './config/config.js';
 import { CONFIG } from './config/config.js';
-import { ServerModule, type ServerOptions } from './server/server.module.js';
 
-/** Composes the modules; nothing else. */
+/** What the server knows only once it runs: credentials read at start, its address, its shutdown. */
+export interface ServerOptions {
+  /** set once SIGTERM arrived: /readyz fails from then on */
+  shuttingDown: () => boolean;
+  tokens: Map<string, UserInfo>;
+  /** host:port clients reach this server at (discovery's serverAddressByClientCIDRs) */
+  serverAddress: () => string;
+}
+
+/**
+ * Composes the standalone server from the modules; nothing else. Other modes (aggregated, sidecar, node
+ * agent) compose the same modules differently.
+ */
 @Module({})
 export class AppModule {
   static forRoot(config: Config, databaseUrl: string, server: ServerOptions): DynamicModule {
     return {
       module: AppModule,
+      global: true,
       imports: [
         VersioningModule.forRoot(config),
         StorageModule.forRoot(databaseUrl),
         RegistryModule.forRoot(builtinDefinitions, config.apiEnablement),
         WatchModule.forRoot(config.historyRetentionMs),
-        ServerModule.forRoot(server, config),
+        AuthorizationModule,
+        AuthenticationModule.forRoot({ tokens: server.tokens }),
+        AdmissionModule,
+        EndpointsModule.forRoot({
+          shuttingDown: server.shuttingDown,
+          serverAddress: server.serverAddress,
+          livezGracePeriodMs: config.livezGracePeriodMs,
+          showHiddenMetricsForVersion: config.showHiddenMetricsForVersion,
+          features: config.featureGates,
+        }),
       ],
       providers: [{ provide: CONFIG, useValue: config }],
+      exports: [CONFIG],
     };
   }
 }

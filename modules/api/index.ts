@@ -24,3 +24,5 @@ export { Schema } from './schema.js';
 export { parseFieldSelector, validateFieldSelector } from './selectors/fields.js';
 export { parseLabelSelector } from './selectors/labels.js';
 export * from './meta-schemas.js';
+export * from './request-context.js';
+export * from './gvk.js';

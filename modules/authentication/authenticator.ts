@@ -1,24 +1,17 @@
-/** Bearer-token authentication: the static token file and the generated admin token. */
-import { ApiError } from '../api/index.js';
-import { anonymousUser, type UserInfo } from '../api/index.js';
+/**
+ * What an authenticator sees of a request, and what it answers: the user, or nothing when the request
+ * carries no credential of its kind. A credential of its kind that is not valid is a 401 (thrown).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { PeerCertificate } from 'node:tls';
+import type { UserInfo } from '../api/index.js';
 
-export class Authenticator {
-  /** each token's user as requests see it (with `system:authenticated`), made once: they are shared, so frozen */
-  private readonly users = new Map<string, UserInfo>();
+export interface AuthenticationRequest {
+  headers: IncomingHttpHeaders;
+  /** the verified TLS client certificate, if the client sent one (read on demand: it costs a copy) */
+  peerCertificate(): PeerCertificate | undefined;
+}
 
-  constructor(tokens: Map<string, UserInfo>) {
-    for (const [token, user] of tokens) {
-      const groups = Object.freeze([...user.groups, 'system:authenticated']) as string[];
-      this.users.set(token, Object.freeze({ ...user, groups }));
-    }
-  }
-
-  /** No credentials: anonymous. A bearer token we don't know: 401, even though anonymous access exists. */
-  authenticate(authorization: string | undefined): UserInfo {
-    if (!authorization) return anonymousUser;
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    const user = match ? this.users.get(match[1]) : undefined;
-    if (!user) throw ApiError.unauthorized();
-    return user;
-  }
+export interface Authenticator {
+  authenticate(request: AuthenticationRequest): Promise<UserInfo | undefined>;
 }

@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '../api/index.js';
 import { isPlainObject } from '../api/index.js';
-import { ApiError } from '../api/index.js';
+import { ApiError, systemContext } from '../api/index.js';
 import type { GenericStore } from '../registry/index.js';
 import type { Registry } from '../registry/index.js';
 import { everything } from '../registry/index.js';
@@ -36,10 +36,11 @@ export class NamespaceController {
     for (const name of BUILTIN_NAMESPACES) {
       try {
         await this.generic.create(
+          systemContext(),
           this.namespaces,
           '',
           { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
-          { dryRun: false },
+          {},
         );
       } catch (e) {
         if (!(e instanceof ApiError && e.reason === 'AlreadyExists')) throw e;
@@ -88,7 +89,7 @@ export class NamespaceController {
       remaining += list.items.length;
       for (const item of list.items) {
         if (item.metadata.deletionTimestamp) continue;
-        await this.generic.delete(def, name, item.metadata.name!, { dryRun: false }).catch(ignoreNotFound);
+        await this.generic.delete(systemContext(), def, name, item.metadata.name!, {}).catch(ignoreNotFound);
       }
     }
     if (remaining > 0) return;
@@ -98,7 +99,9 @@ export class NamespaceController {
     const next = structuredClone(ns);
     next.spec = { ...spec, finalizers: finalizers.filter((f) => f !== NAMESPACE_FINALIZER) };
     await this.generic
-      .update(this.namespaces, '', name, next, { dryRun: false, subresource: 'finalize' })
+      .update(systemContext(), this.namespaces, '', name, () => structuredClone(next), {
+        subresource: 'finalize',
+      })
       .catch(ignoreNotFound);
   }
 }

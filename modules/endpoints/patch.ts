@@ -1,10 +1,9 @@
 /**
- * PATCH: read the object, apply the patch (JSON patch, merge patch, strategic merge) to it, decode the result
- * like any request body, and write it as an update at the revision that was read — retrying from the read when
- * someone else wrote in between, unless the patch itself names a resourceVersion.
+ * PATCH: the patch (JSON patch, merge patch, strategic merge, server-side apply) is applied to the stored
+ * object inside the generic store's update loop, so a patch that lost a race is re-applied to the newer
+ * object, unless the patch itself names a resourceVersion.
  */
-import { isPlainObject, type KubeObject } from '../api/index.js';
-import { ApiError } from '../api/index.js';
+import { ApiError, groupVersion, isPlainObject, type KubeObject } from '../api/index.js';
 import {
   apply as applyConfiguration,
   applyJsonPatch,
@@ -14,28 +13,17 @@ import {
   supportedPatchTypes,
   supportsStrategicMerge,
 } from '../apply/index.js';
-import { applyPatchCborMediaType, decodeCbor } from '../codec/index.js';
-import { decodeBody } from '../codec/index.js';
-import { groupVersion } from '../registry/index.js';
-import type { GenericStore, WriteOptions, WriteResult } from '../registry/index.js';
-import { ignoredFields } from '../registry/index.js';
+import { applyPatchCborMediaType, decodeBody, decodeCbor } from '../codec/index.js';
+import { ignoredFields, type GenericStore, type UpdatedObject } from '../registry/index.js';
 import { decodeObject, strictMessages } from '../schema/index.js';
-import type { FieldValidation } from './decode.js';
-import type { ResourceRequest } from './resources.js';
+import { parseFieldValidation, type FieldValidation } from './decode.js';
+import { bodyOf, writeOptions, type ResourceRequest } from './request.js';
+import { addWarnings, send } from './respond.js';
 
-const RETRIES = 5;
-
-export interface PatchResult extends WriteResult {
-  warnings: string[];
-}
-
-export async function patchObject(
-  generic: GenericStore,
-  r: ResourceRequest,
-  options: WriteOptions,
-  validation: FieldValidation,
-): Promise<PatchResult> {
+export async function patch(generic: GenericStore, r: ResourceRequest): Promise<unknown> {
   const { def, info } = r;
+  const validation = parseFieldValidation(r.query.fieldValidation);
+  const options = writeOptions(r);
   const contentType = r.req.headers['content-type'] ?? '';
   // apply configurations may also come as CBOR while its gate is on (no CBOR form of the other patch types)
   const cborApply = !!r.cbor && contentType.split(';', 1)[0] === applyPatchCborMediaType;
@@ -44,24 +32,40 @@ export async function patchObject(
     const supported = supportedPatchTypes(def);
     throw ApiError.unsupportedMediaType(r.cbor ? [...supported, applyPatchCborMediaType] : supported);
   }
-  const body = r.req.body instanceof Buffer ? r.req.body : undefined;
+  const body = bodyOf(r);
   if (!body || body.length === 0) throw ApiError.badRequest('the request body must not be empty for a patch');
+  const warnings: string[] = [];
+  let updated: UpdatedObject;
   if (type === 'apply') {
-    const applied = cborApply ? decodeCbor(body) : decodeBody(body, 'yaml');
-    return serverSideApply(generic, r, options, applied, validation);
+    updated = applied(r, cborApply ? decodeCbor(body) : decodeBody(body, 'yaml'), validation, warnings);
+    options.manager = undefined; // apply records ownership itself
+    options.forceAllowCreate = true;
+  } else {
+    if (r.query.force !== undefined) throw ApiError.badRequest('force is only allowed for apply patches');
+    updated = patched(r, type, decodeBody(body, 'json'), validation, warnings);
   }
-  if (r.query.force !== undefined) throw ApiError.badRequest('force is only allowed for apply patches');
-  const patch = decodeBody(body, 'json');
-  const namesRv =
-    isPlainObject(patch) && isPlainObject(patch.metadata) && patch.metadata.resourceVersion !== undefined;
-  for (let attempt = 0; ; attempt++) {
-    const current = await generic.get(def, info.namespace, info.name);
-    let patched: unknown;
-    if (type === 'json') patched = applyJsonPatch(current, patch);
-    else if (type === 'merge') patched = applyMergePatch(current, patch);
-    else patched = applyStrategicMergePatch(current, patch, def.schema);
-    if (!isPlainObject(patched)) throw ApiError.badRequest(`the patched object must be a ${def.kind} object`);
-    const { object, unknownFields } = decodeObject(patched, def.schema, {
+  const result = await generic.update(r.ctx, def, info.namespace, info.name, updated, options);
+  addWarnings(r.reply, warnings);
+  return send(r.reply, result.created ? 201 : 200, result.object, r.out);
+}
+
+/** JSON, merge and strategic merge patches: the patched stored object, decoded like any request body. */
+function patched(
+  r: ResourceRequest,
+  type: 'json' | 'merge' | 'strategic',
+  patch: unknown,
+  validation: FieldValidation,
+  warnings: string[],
+): UpdatedObject {
+  const { def, info } = r;
+  return (current) => {
+    if (!current) throw ApiError.notFound({ group: def.group, resource: def.resource }, info.name);
+    let result: unknown;
+    if (type === 'json') result = applyJsonPatch(current, patch);
+    else if (type === 'merge') result = applyMergePatch(current, patch);
+    else result = applyStrategicMergePatch(current, patch, def.schema);
+    if (!isPlainObject(result)) throw ApiError.badRequest(`the patched object must be a ${def.kind} object`);
+    const { object, unknownFields } = decodeObject(result, def.schema, {
       kind: def.kind,
       version: info.version,
     });
@@ -74,41 +78,36 @@ export async function patchObject(
     if (validation === 'Strict' && messages.length > 0) {
       throw ApiError.badRequest(`strict decoding error: ${messages.join(', ')}`);
     }
-    try {
-      return { ...(await generic.update(def, info.namespace, info.name, next, options)), warnings: messages };
-    } catch (e) {
-      const conflict = e instanceof ApiError && e.reason === 'Conflict';
-      if (!conflict || namesRv || attempt >= RETRIES) throw e;
-    }
-  }
+    warnings.splice(0, warnings.length, ...messages);
+    return next;
+  };
 }
 
 /**
  * Server-side apply: merge the applied configuration into the live object (or create it), settling field
  * ownership; a field another manager owns with a different value is a 409 unless `force=true`.
  */
-async function serverSideApply(
-  generic: GenericStore,
+function applied(
   r: ResourceRequest,
-  options: WriteOptions,
   body: unknown,
   validation: FieldValidation,
-): Promise<PatchResult> {
+  warnings: string[],
+): UpdatedObject {
   const { def, info } = r;
   if (!isPlainObject(body))
     throw ApiError.badRequest(`the applied configuration must be a ${def.kind} object`);
   // unknown fields are reported (Warn/Strict) and dropped before the merge, as for any other body
   const decoded = decodeObject(body, def.schema, { kind: def.kind, version: info.version });
-  const applied = decoded.object as Record<string, unknown>;
+  const configuration = decoded.object as Record<string, unknown>;
   const messages = validation === 'Ignore' ? [] : strictMessages(decoded.unknownFields);
   if (validation === 'Strict' && messages.length > 0) {
     throw ApiError.badRequest(`strict decoding error: ${messages.join(', ')}`);
   }
   const manager = r.query.fieldManager;
   if (!manager) throw ApiError.badRequest('PATCH /apply requires fieldManager query parameter');
-  if (!isPlainObject(applied))
+  if (!isPlainObject(configuration))
     throw ApiError.badRequest(`the applied configuration must be a ${def.kind} object`);
-  const meta = isPlainObject(applied.metadata) ? applied.metadata : undefined;
+  const meta = isPlainObject(configuration.metadata) ? configuration.metadata : undefined;
   if (meta?.name !== undefined && meta.name !== info.name) {
     throw ApiError.badRequest(
       `the name of the object (${String(meta.name)}) does not match the name on the URL (${info.name})`,
@@ -116,13 +115,8 @@ async function serverSideApply(
   }
   const force = r.query.force === 'true' || r.query.force === '1';
   const apiVersion = groupVersion(def.group, info.version);
-  const written = { ...options, manager: undefined };
-  for (let attempt = 0; ; attempt++) {
-    const live = await generic.get(def, info.namespace, info.name).catch((e) => {
-      if (e instanceof ApiError && e.code === 404) return undefined;
-      throw e;
-    });
-    const result = applyConfiguration(live, structuredClone(applied), manager, def.schema, {
+  return (live) => {
+    const result = applyConfiguration(live, structuredClone(configuration), manager, def.schema, {
       force,
       apiVersion,
       kind: def.kind,
@@ -136,19 +130,10 @@ async function serverSideApply(
     next.metadata = { ...next.metadata, name: info.name };
     if (result.managedFields.length > 0) next.metadata.managedFields = result.managedFields;
     else delete next.metadata.managedFields;
-    try {
-      if (!live) {
-        return {
-          object: await generic.create(def, info.namespace, next, written),
-          created: true,
-          warnings: [],
-        };
-      }
-      next.metadata.resourceVersion = live.metadata.resourceVersion;
-      return { ...(await generic.update(def, info.namespace, info.name, next, written)), warnings: messages };
-    } catch (e) {
-      const retry = e instanceof ApiError && (e.reason === 'Conflict' || e.reason === 'AlreadyExists');
-      if (!retry || attempt >= RETRIES) throw e;
-    }
-  }
+    // an apply is not conditional on a revision it names (yet): it writes at the one read
+    if (live) next.metadata.resourceVersion = live.metadata.resourceVersion;
+    // kube reports unknown fields of an apply only when it updates an existing object
+    warnings.splice(0, warnings.length, ...(live ? messages : []));
+    return next;
+  };
 }

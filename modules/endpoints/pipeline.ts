@@ -1,23 +1,36 @@
 /**
- * The one request pipeline (DESIGN.md rule 2): RequestInfo → authentication → authorization → route →
- * decode → validation/admission → storage → encode. Every failure on the way leaves as a Status.
+ * The one request pipeline (DESIGN.md rule 2), read top to bottom in `handle`: request info → authenticate →
+ * impersonate → authorize → route (another server, non-resource paths, resources) → decode → admission →
+ * storage → encode (the last four in the verb handlers and the generic store). Every failure on the way
+ * leaves as a Status.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseRequestInfo, type RequestInfo } from '../api/index.js';
-import { ApiError } from '../api/index.js';
-import type { Authenticator, UserInfo } from '../authentication/index.js';
-import { acceptsGzip, negotiateOutput, type Conversion } from '../codec/index.js';
-import { partialObjectMetadataSchema } from '../codec/index.js';
-import type { ResourceDefinition, Schema } from '../registry/index.js';
-import type { Registry } from '../registry/index.js';
+import type { TLSSocket } from 'node:tls';
+import { parseRequestInfo, requestContext, type RequestContext, type RequestInfo } from '../api/index.js';
+import type { AuthenticationRequest, AuthenticatorUnion, Impersonation } from '../authentication/index.js';
+import { requestAttributes, type AuthorizerChain } from '../authorization/index.js';
+import {
+  acceptsGzip,
+  negotiateOutput,
+  partialObjectMetadataSchema,
+  type Conversion,
+} from '../codec/index.js';
+import type { Registry, ResourceDefinition, Schema } from '../registry/index.js';
 import { requestLabels, type ApiMetrics } from '../metrics/index.js';
 import { deprecationOf, FeatureGates, notServedError, type DeprecatedApis } from '../versioning/index.js';
 import type { NonResourceHandlers } from './non-resource.js';
-import type { Query, ResourceHandlers } from './resources.js';
+import type { Query } from './request.js';
+import type { ResourceHandlers } from './resources.js';
 import { addWarnings, jsonOutput, sendError, toApiError, type Output } from './respond.js';
 
-/** Paths kube's default policy opens to everyone (system:public-info-viewer). */
-const PUBLIC_PATHS = new Set(['/version', '/version/', '/healthz', '/livez', '/readyz']);
+/**
+ * Requests served elsewhere (an aggregated API server, the upstream cluster in sidecar mode): asked after
+ * authorization, before this server's own routes.
+ */
+export interface Delegate {
+  handles(info: RequestInfo): boolean;
+  handle(ctx: RequestContext, req: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+}
 
 /** Table for every read; PartialObjectMetadata for one object (get, watch events), ...List for lists. */
 function conversionServes(verb: string, c: Conversion): boolean {
@@ -59,19 +72,44 @@ function prettyRequested(query: Query, userAgent: string | undefined): boolean {
   return !!userAgent && /^(curl|wget)/i.test(userAgent);
 }
 
+/** What authenticators see of a request: its headers, and its TLS client certificate when asked for. */
+function authenticationRequest(req: FastifyRequest): AuthenticationRequest {
+  return {
+    headers: req.headers,
+    peerCertificate: () => {
+      const socket = req.raw.socket as TLSSocket;
+      const cert = socket.authorized ? socket.getPeerCertificate?.() : undefined;
+      return cert && Object.keys(cert).length > 0 ? cert : undefined;
+    },
+  };
+}
+
+export interface PipelineSteps {
+  authenticator: AuthenticatorUnion;
+  impersonation: Impersonation;
+  authorizer: AuthorizerChain;
+  registry: Registry;
+  resources: ResourceHandlers;
+  nonResources: NonResourceHandlers;
+  deprecatedApis: DeprecatedApis;
+  /** requests served by another server, asked in order */
+  delegates?: readonly Delegate[];
+  metrics?: ApiMetrics;
+  features?: FeatureGates;
+  log: (e: unknown) => void;
+}
+
 export class Pipeline {
-  constructor(
-    private readonly authenticator: Authenticator,
-    private readonly registry: Registry,
-    private readonly resources: ResourceHandlers,
-    private readonly nonResources: NonResourceHandlers,
-    private readonly deprecatedApis: DeprecatedApis,
-    private readonly log: (e: unknown) => void,
-    private readonly metrics?: ApiMetrics,
-    private readonly features: FeatureGates = FeatureGates.defaults(),
-  ) {}
+  private readonly features: FeatureGates;
+  private readonly delegates: readonly Delegate[];
+
+  constructor(private readonly steps: PipelineSteps) {
+    this.features = steps.features ?? FeatureGates.defaults();
+    this.delegates = steps.delegates ?? [];
+  }
 
   async handle(req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const { steps } = this;
     let out: Output = jsonOutput;
     try {
       const query = flatQuery(req.query);
@@ -82,11 +120,18 @@ export class Pipeline {
       out = { format: 'json', pretty, gzip };
       const info = parseRequestInfo(req.method, path.includes('%') ? decodeURIComponent(path) : path, query);
       this.track(info, query, req, reply);
-      const user = this.authenticator.authenticate(req.headers.authorization);
-      this.authorize(user, info);
+
+      const authenticated = await steps.authenticator.authenticate(authenticationRequest(req));
+      const user = await steps.impersonation.actAs(authenticated, req.headers);
+      const ctx = requestContext(info, user, req.headers['user-agent']);
+      if (user !== authenticated) ctx.impersonator = authenticated;
+      await steps.authorizer.check(requestAttributes(user, info));
+
+      for (const delegate of this.delegates)
+        if (delegate.handles(info)) return await delegate.handle(ctx, req, reply);
       // discovery negotiates its own forms (aggregated discovery); resources pick JSON, YAML, Protobuf or CBOR here
-      if (!info.isResourceRequest) return this.nonResources.handle(info, req, reply, out);
-      const def = this.registry.find(info.group, info.version, info.resource);
+      if (!info.isResourceRequest) return await steps.nonResources.handle(info, req, reply, out);
+      const def = steps.registry.find(info.group, info.version, info.resource);
       if (!def) throw notServedError(info.group, info.version, info.resource);
       this.warnIfDeprecated(def, info, reply);
       const cbor = this.features.enabled('CBORServingAndStorage');
@@ -104,23 +149,23 @@ export class Pipeline {
         // CBOR needs the kind's schema only to know its byte fields; PartialObjectMetadata has none
         cbor: negotiated.cbor ? { schema: negotiated.conversion ? undefined : def.schema } : undefined,
       };
-      return await this.resources.handle({ info, def, query, req, reply, out, cbor });
+      return await steps.resources.handle({ ctx, info, def, query, req, reply, out, cbor });
     } catch (error) {
       if (reply.sent || reply.raw.headersSent) return undefined;
-      return sendError(reply, toApiError(error, this.log), out);
+      return sendError(reply, toApiError(error, steps.log), out);
     }
   }
 
   /** Counts the request in the metrics once its response is over (for a watch: when the watch ends). */
   private track(info: RequestInfo, query: Query, req: FastifyRequest, reply: FastifyReply): void {
-    if (!this.metrics) return;
+    if (!this.steps.metrics) return;
     const kind =
       info.verb === 'watch'
         ? 'longRunning'
         : info.verb === 'get' || info.verb === 'list'
           ? 'readOnly'
           : 'mutating';
-    const done = this.metrics.begin(
+    const done = this.steps.metrics.begin(
       requestLabels(info, req.method, req.headers['content-type'], query.dryRun),
       kind,
     );
@@ -132,32 +177,12 @@ export class Pipeline {
     const deprecation = deprecationOf(def, info.version, info.subresource);
     if (!deprecation) return;
     addWarnings(reply, [deprecation.warning]);
-    this.deprecatedApis.record({
+    this.steps.deprecatedApis.record({
       group: info.group,
       version: info.version,
       resource: info.resource,
       subresource: info.subresource,
       removed_release: deprecation.removedRelease,
     });
-  }
-
-  /** This slice: every authenticated user may do everything; anonymous users only read public paths. */
-  private authorize(user: UserInfo, info: RequestInfo): void {
-    if (user.groups.includes('system:authenticated')) return;
-    if (
-      !info.isResourceRequest &&
-      (PUBLIC_PATHS.has(info.path) || /^\/(healthz|livez|readyz)\//.test(info.path))
-    )
-      return;
-    if (!info.isResourceRequest) {
-      throw ApiError.forbidden(`forbidden: User "${user.name}" cannot ${info.verb} path "${info.path}"`);
-    }
-    const where = info.namespace ? ` in the namespace "${info.namespace}"` : '';
-    const what = info.subresource ? `${info.resource}/${info.subresource}` : info.resource;
-    throw ApiError.forbidden(
-      `${what}${info.name ? ` "${info.name}"` : ''} is forbidden: User "${user.name}" cannot ${info.verb} resource "${what}" in API group "${info.group}"${where}`,
-      { group: info.group, resource: info.resource },
-      info.name || undefined,
-    );
   }
 }

@@ -27,7 +27,7 @@ import {
 import { send } from './respond.js';
 import type { WatchLabels } from '../metrics/index.js';
 import { watchEncoding, type Presentation } from './watch-encoding.js';
-import type { ResourceRequest } from './resources.js';
+import type { ResourceRequest } from './request.js';
 
 const DEFAULT_WATCH_TIMEOUT_S = 1800;
 

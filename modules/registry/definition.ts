@@ -4,7 +4,7 @@
  * kind name; built-in kinds and CRD-defined kinds are the same thing at run time.
  */
 import type { FieldError } from '../api/index.js';
-import type { KubeObject } from '../api/index.js';
+import { groupVersion, type KubeObject, type RequestContext } from '../api/index.js';
 import type { Schema } from '../api/index.js';
 
 export type { Schema };
@@ -39,30 +39,28 @@ export interface PrinterColumn {
   cell?(obj: KubeObject, nowMs: number): string | number | boolean | null;
 }
 
-/** Everything a kind's own rules may need to know about the write in progress. */
-export interface StrategyContext {
-  /** true for dryRun=All: nothing is persisted */
-  dryRun: boolean;
-}
-
+/**
+ * A kind's own rules. Write hooks get the request's context (who writes, dry run, warnings to add); hooks that
+ * only read the object do not.
+ */
 export interface Strategy {
   /** Fill defaults on a decoded object (runs on create and update, before validation). */
-  defaults?(obj: KubeObject): void;
+  defaults?(obj: KubeObject, ctx: RequestContext): void;
   /** Clear or set fields the server owns on create (e.g. status, generation). */
-  prepareForCreate?(obj: KubeObject): void;
+  prepareForCreate?(obj: KubeObject, ctx: RequestContext): void;
   /** Same for update; `old` is the stored object. */
-  prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
+  prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): void;
   /** Kind-specific validation of a new object (object metadata is validated generically). */
-  validate?(obj: KubeObject): FieldError[];
+  validate?(obj: KubeObject, ctx: RequestContext): FieldError[];
   /** Kind-specific validation of an update (immutability rules), in addition to `validate`. */
-  validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
+  validateUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): FieldError[];
   /**
    * Normalize the object after validation passed, just before it is stored (create and update), e.g. fields
    * derived from a name that generateName only produced after prepareForCreate ran.
    */
-  canonicalize?(obj: KubeObject): void;
+  canonicalize?(obj: KubeObject, ctx: RequestContext): void;
   /** Changes made when an object turns Terminating (e.g. a Namespace's status.phase). */
-  prepareForDelete?(obj: KubeObject): void;
+  prepareForDelete?(obj: KubeObject, ctx: RequestContext): void;
   /** Kind-specific finalizers beyond metadata.finalizers (e.g. a Namespace's spec.finalizers). */
   finalizers?(obj: KubeObject): string[];
   /** Fields beyond metadata.name/metadata.namespace that fieldSelector may name, with their values. */
@@ -135,6 +133,4 @@ export interface ResourceDefinition {
   subresourceStrategies?: Record<string, Strategy>;
 }
 
-export function groupVersion(group: string, version: string): string {
-  return group ? `${group}/${version}` : version;
-}
+export { groupVersion };

@@ -1,10 +1,23 @@
 /**
- * The generic store: kube's verbs for any kind, driven by its ResourceDefinition and Strategy.
- * Requests arrive decoded (see the pipeline); this file is the storage side of create/update/delete/get/list.
+ * The generic store: kube's verbs for any kind, driven by its ResourceDefinition and Strategy, with the
+ * request's context handed to strategy hooks and admission. Requests arrive decoded (modules/endpoints).
+ *
+ * Every write to an existing object goes through one guaranteed-update loop: read the object, make the new
+ * state from it, write it at the revision read; when another writer committed in between, read again and
+ * remake. Update, patch, apply, subresources and delete all use it.
  */
-import { nowTimestamp, type KubeList, type KubeObject } from '../api/index.js';
+import { nowTimestamp, type KubeList, type KubeObject, type RequestContext } from '../api/index.js';
 import { ApiError, type FieldError, type GroupResource } from '../api/index.js';
-import { NamespaceTerminatingError, type ObjectKey, type Store, type Stored } from '../storage/index.js';
+import {
+  AlreadyExistsError,
+  ConflictError,
+  RequiredObjectDeletingError,
+  RequiredObjectMissingError,
+  type ObjectKey,
+  type Store,
+  type Stored,
+} from '../storage/index.js';
+import { admitEverything, type Admission, type AdmissionAttributes } from './admission.js';
 import { groupVersion, type ResourceDefinition, type Strategy } from './definition.js';
 import { deepEqual, fillForCreate, fillForUpdate, pendingFinalizers } from './object-meta.js';
 import { recordManagedFields } from './managed-fields.js';
@@ -14,14 +27,15 @@ import type { Selection } from './selection.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/index.js';
 
 export interface WriteOptions {
-  dryRun: boolean;
   /** 'status' or 'finalize' when the write comes through a subresource */
   subresource?: string;
   /** the field manager recorded in managedFields; unset: managedFields are left as they are (apply did them) */
   manager?: string;
+  /** create the object when it does not exist, whatever the kind says (server-side apply) */
+  forceAllowCreate?: boolean;
 }
 
-export interface DeleteOptions extends WriteOptions {
+export interface DeleteOptions {
   gracePeriodSeconds?: number;
   propagationPolicy?: string;
   preconditions?: { uid?: string; resourceVersion?: string };
@@ -29,7 +43,7 @@ export interface DeleteOptions extends WriteOptions {
 
 export interface WriteResult {
   object: KubeObject;
-  /** 201 when a PUT created the object */
+  /** 201 when a PUT or apply created the object */
   created: boolean;
 }
 
@@ -40,11 +54,21 @@ export interface DeleteResult {
   removed: boolean;
 }
 
-/** unconditional updates retry on conflict this many times before giving up with 409 */
+/**
+ * kube's rest.UpdatedObjectInfo: the object an update writes, made from the stored one (undefined when none
+ * is stored). Called again on every retry, so it must return a fresh object each time. An object carrying
+ * metadata.resourceVersion is written only at that revision.
+ */
+export type UpdatedObject = (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
+
+/** writes that lost a race with another writer are remade this many times before answering 409 */
 const RETRIES = 5;
 
 export class GenericStore {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly admission: Admission = admitEverything,
+  ) {}
 
   key(def: ResourceDefinition, namespace: string, name: string): ObjectKey {
     return { resource: storageKey(def), namespace: def.scope === 'Namespaced' ? namespace : '', name };
@@ -82,63 +106,42 @@ export class GenericStore {
   }
 
   async create(
+    ctx: RequestContext,
     def: ResourceDefinition,
     namespace: string,
     obj: KubeObject,
     options: WriteOptions,
   ): Promise<KubeObject> {
-    if (obj.metadata.resourceVersion) {
-      throw ApiError.badRequest('resourceVersion should not be set on objects to be created');
-    }
-    this.setNamespace(def, obj, namespace);
-    // kube defaults while decoding, before ownership is recorded: defaulted fields belong to the writer
-    def.strategy.defaults?.(obj);
-    if (options.manager !== undefined) recordManagedFields(def, undefined, obj, options.manager, undefined);
-    fillForCreate(def, obj);
-    this.check(
-      def,
-      obj,
-      validateObjectMeta(obj.metadata, { namespaced: def.scope === 'Namespaced', nameRule: def.nameRule }),
-      def.strategy.validate?.(obj),
-    );
-    def.strategy.canonicalize?.(obj);
-    const name = obj.metadata.name!;
-    const key = this.key(def, namespace, name);
-    const activeNamespace = def.scope === 'Namespaced' ? key.namespace : undefined;
-    if (options.dryRun) {
-      if (await this.read(def, namespace, name)) throw ApiError.alreadyExists(this.gr(def), name);
-      if (activeNamespace !== undefined) await this.requireActiveNamespace(def, activeNamespace, name);
-      return obj;
-    }
     try {
-      return (await this.store.create(key, obj, { activeNamespace })).object;
+      return await this.insert(ctx, def, namespace, obj, options);
     } catch (e) {
-      throw toApiError(e, this.gr(def), name);
+      throw toApiError(e, this.gr(def), obj.metadata.name ?? '');
     }
   }
 
+  /** kube's Update: PUT, patch, apply and subresource writes, made from the stored object by `updated`. */
   async update(
+    ctx: RequestContext,
     def: ResourceDefinition,
     namespace: string,
     name: string,
-    obj: KubeObject,
+    updated: UpdatedObject,
     options: WriteOptions,
   ): Promise<WriteResult> {
-    this.setNamespace(def, obj, namespace);
-    if (obj.metadata.name !== name) {
-      throw ApiError.badRequest(
-        `the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${name})`,
-      );
-    }
-    const requested = obj.metadata.resourceVersion;
     const strategy = this.strategyFor(def, options.subresource);
-    for (let attempt = 0; ; attempt++) {
-      const current = await this.read(def, namespace, name);
+    return this.guaranteedUpdate(def, namespace, name, async (current) => {
       if (!current) {
-        if (!def.allowCreateOnUpdate) throw ApiError.notFound(this.gr(def), name);
-        if (requested) throw ApiError.notFound(this.gr(def), name);
-        return { object: await this.create(def, namespace, structuredClone(obj), options), created: true };
+        if (!def.allowCreateOnUpdate && !options.forceAllowCreate)
+          throw ApiError.notFound(this.gr(def), name);
+        const obj = await updated(undefined);
+        // a write conditional on a revision of an object that does not exist (apply: the create refuses it)
+        if (obj.metadata.resourceVersion && !options.forceAllowCreate)
+          throw ApiError.notFound(this.gr(def), name);
+        return { object: await this.insert(ctx, def, namespace, obj, options), created: true };
       }
+      const next = await updated(current.object);
+      this.setNamespace(def, next, namespace);
+      const requested = next.metadata.resourceVersion;
       if (!requested && def.allowUnconditionalUpdate === false) {
         throw ApiError.conflict(
           this.gr(def),
@@ -149,47 +152,147 @@ export class GenericStore {
       if (requested && requested !== String(current.rv)) {
         throw ApiError.conflict(this.gr(def), name, MODIFIED_MESSAGE);
       }
-      const next = structuredClone(obj);
       next.metadata.resourceVersion = String(current.rv);
-      strategy.defaults?.(next);
+      strategy.defaults?.(next, ctx);
       if (options.manager !== undefined) {
         recordManagedFields(def, current.object, next, options.manager, options.subresource);
       }
-      fillForUpdate(def, strategy, next, current.object);
-      this.validateUpdate(def, strategy, next, current.object, !options.subresource);
-      strategy.canonicalize?.(next);
+      const attributes = this.attributes(ctx, 'UPDATE', def, next, options.subresource ?? '', current.object);
+      await this.admission.admit(attributes);
+      fillForUpdate(def, strategy, next, current.object, ctx);
+      this.validateUpdate(ctx, def, strategy, next, current.object, !options.subresource);
+      await this.admission.validate(attributes);
+      strategy.canonicalize?.(next, ctx);
+      return { object: await this.commitUpdate(ctx, def, next, current), created: false };
+    });
+  }
+
+  async delete(
+    ctx: RequestContext,
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    options: DeleteOptions,
+  ): Promise<DeleteResult> {
+    return this.guaranteedUpdate(def, namespace, name, async (current) => {
+      if (!current) throw ApiError.notFound(this.gr(def), name);
+      this.checkPreconditions(def, current, options);
+      return this.deleteCurrent(ctx, def, current);
+    });
+  }
+
+  async deleteCollection(
+    ctx: RequestContext,
+    def: ResourceDefinition,
+    namespace: string,
+    selection: Selection,
+    options: DeleteOptions,
+    version: string,
+  ): Promise<KubeList> {
+    const list = await this.list(def, namespace, selection, version);
+    const items: KubeObject[] = [];
+    for (const item of list.items) {
       try {
-        return { object: await this.commitUpdate(def, next, current, options), created: false };
+        const result = await this.delete(
+          ctx,
+          def,
+          item.metadata.namespace ?? '',
+          item.metadata.name!,
+          options,
+        );
+        items.push(result.object);
       } catch (e) {
-        const conflict = e instanceof ApiError && e.reason === 'Conflict';
-        if (!conflict || requested || attempt >= RETRIES) throw e;
+        // gone in the meantime: someone else deleted it, which is what was asked
+        if (!(e instanceof ApiError && e.code === 404)) throw e;
+      }
+    }
+    return { ...list, items };
+  }
+
+  /**
+   * The one retry loop: `attempt` gets the stored object (undefined when none) and writes at its revision.
+   * A write that lost a race (the object changed, or appeared, after it was read) is remade from a new read;
+   * anything else, and a race lost RETRIES times, is the answer.
+   */
+  private async guaranteedUpdate<T>(
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    attempt: (current: Stored | undefined) => Promise<T>,
+  ): Promise<T> {
+    for (let i = 0; ; i++) {
+      const current = await this.read(def, namespace, name);
+      try {
+        return await attempt(current);
+      } catch (e) {
+        const raced = e instanceof ConflictError || e instanceof AlreadyExistsError;
+        if (!raced || i >= RETRIES) throw toApiError(e, this.gr(def), name);
       }
     }
   }
 
+  /** Create without answering: storage errors stay typed, so a racing update can tell and retry. */
+  private async insert(
+    ctx: RequestContext,
+    def: ResourceDefinition,
+    namespace: string,
+    obj: KubeObject,
+    options: WriteOptions,
+  ): Promise<KubeObject> {
+    if (obj.metadata.resourceVersion) {
+      throw ApiError.badRequest('resourceVersion should not be set on objects to be created');
+    }
+    this.setNamespace(def, obj, namespace);
+    // kube defaults while decoding, before ownership is recorded: defaulted fields belong to the writer
+    def.strategy.defaults?.(obj, ctx);
+    if (options.manager !== undefined) recordManagedFields(def, undefined, obj, options.manager, undefined);
+    const attributes = this.attributes(ctx, 'CREATE', def, obj, '');
+    await this.admission.admit(attributes);
+    fillForCreate(def, obj, ctx);
+    attributes.name = obj.metadata.name ?? '';
+    this.check(
+      def,
+      obj,
+      validateObjectMeta(obj.metadata, { namespaced: def.scope === 'Namespaced', nameRule: def.nameRule }),
+      def.strategy.validate?.(obj, ctx),
+    );
+    await this.admission.validate(attributes);
+    def.strategy.canonicalize?.(obj, ctx);
+    const key = this.key(def, namespace, obj.metadata.name!);
+    if (ctx.dryRun) {
+      if (await this.store.get(key)) throw new AlreadyExistsError(key);
+      return obj;
+    }
+    const requires = attributes.requires;
+    try {
+      return (await this.store.create(key, obj, { requires: requires?.key })).object;
+    } catch (e) {
+      if (e instanceof RequiredObjectMissingError && requires) throw requires.missing();
+      if (e instanceof RequiredObjectDeletingError && requires) throw requires.deleting();
+      throw e;
+    }
+  }
+
   /** Writes a validated new state; an unchanged object is not written, and a finalized deletion completes. */
-  async commitUpdate(
+  private async commitUpdate(
+    ctx: RequestContext,
     def: ResourceDefinition,
     next: KubeObject,
     current: Stored,
-    options: WriteOptions,
   ): Promise<KubeObject> {
     next.metadata.resourceVersion = String(current.rv);
     if (deepEqual(next, current.object)) return current.object;
     const key = this.key(def, next.metadata.namespace ?? '', next.metadata.name!);
     const finished = next.metadata.deletionTimestamp && pendingFinalizers(def, next).length === 0;
-    if (options.dryRun) return next;
-    try {
-      const updated = await this.store.update(key, next, current.rv);
-      if (finished) await this.store.delete(key, updated.rv);
-      return updated.object;
-    } catch (e) {
-      throw toApiError(e, this.gr(def), key.name);
-    }
+    if (ctx.dryRun) return next;
+    const updated = await this.store.update(key, next, current.rv);
+    if (finished) await this.store.delete(key, updated.rv);
+    return updated.object;
   }
 
   /** A subresource write is checked by its own strategy only (kube's status strategies), plus metadata rules. */
-  validateUpdate(
+  private validateUpdate(
+    ctx: RequestContext,
     def: ResourceDefinition,
     strategy: Strategy,
     next: KubeObject,
@@ -202,8 +305,8 @@ export class GenericStore {
       next,
       full ? validateObjectMeta(next.metadata, { namespaced, nameRule: def.nameRule }) : [],
       validateObjectMetaUpdate(next.metadata, old.metadata),
-      strategy.validate?.(next),
-      strategy.validateUpdate?.(next, old),
+      strategy.validate?.(next, ctx),
+      strategy.validateUpdate?.(next, old, ctx),
     );
   }
 
@@ -212,72 +315,31 @@ export class GenericStore {
     return def.subresourceStrategies?.[subresource] ?? {};
   }
 
-  async delete(
-    def: ResourceDefinition,
-    namespace: string,
-    name: string,
-    options: DeleteOptions,
-  ): Promise<DeleteResult> {
-    for (let attempt = 0; ; attempt++) {
-      const current = await this.read(def, namespace, name);
-      if (!current) throw ApiError.notFound(this.gr(def), name);
-      this.checkPreconditions(def, current, options);
-      try {
-        return await this.deleteCurrent(def, current, options);
-      } catch (e) {
-        const conflict = e instanceof ApiError && e.reason === 'Conflict';
-        if (!conflict || options.preconditions?.resourceVersion || attempt >= RETRIES) throw e;
-      }
-    }
-  }
-
   /** First delete: with finalizers pending, the object only turns Terminating; without, it is removed. */
   private async deleteCurrent(
+    ctx: RequestContext,
     def: ResourceDefinition,
     current: Stored,
-    options: DeleteOptions,
   ): Promise<DeleteResult> {
     const obj = current.object;
     const key = this.key(def, obj.metadata.namespace ?? '', obj.metadata.name!);
+    const attributes = this.attributes(ctx, 'DELETE', def, undefined, '', obj);
+    await this.admission.admit(attributes);
+    await this.admission.validate(attributes);
     if (pendingFinalizers(def, obj).length > 0 || this.terminatesFirst(def, obj)) {
       if (obj.metadata.deletionTimestamp) return { object: obj, removed: false };
       const next = structuredClone(obj);
       next.metadata.deletionTimestamp = nowTimestamp();
       next.metadata.deletionGracePeriodSeconds = 0;
-      def.strategy.prepareForDelete?.(next);
-      return { object: await this.commitUpdate(def, next, current, options), removed: false };
+      def.strategy.prepareForDelete?.(next, ctx);
+      return { object: await this.commitUpdate(ctx, def, next, current), removed: false };
     }
-    if (options.dryRun) return { object: obj, removed: true };
-    try {
-      return { object: (await this.store.delete(key, current.rv)).object, removed: true };
-    } catch (e) {
-      throw toApiError(e, this.gr(def), key.name);
-    }
+    if (ctx.dryRun) return { object: obj, removed: true };
+    return { object: (await this.store.delete(key, current.rv)).object, removed: true };
   }
 
   private terminatesFirst(def: ResourceDefinition, obj: KubeObject): boolean {
     return (def.strategy.finalizers?.(obj).length ?? 0) > 0;
-  }
-
-  async deleteCollection(
-    def: ResourceDefinition,
-    namespace: string,
-    selection: Selection,
-    options: DeleteOptions,
-    version: string,
-  ): Promise<KubeList> {
-    const list = await this.list(def, namespace, selection, version);
-    const items: KubeObject[] = [];
-    for (const item of list.items) {
-      try {
-        const result = await this.delete(def, item.metadata.namespace ?? '', item.metadata.name!, options);
-        items.push(result.object);
-      } catch (e) {
-        // gone in the meantime: someone else deleted it, which is what was asked
-        if (!(e instanceof ApiError && e.code === 404)) throw e;
-      }
-    }
-    return { ...list, items };
   }
 
   private checkPreconditions(def: ResourceDefinition, current: Stored, options: DeleteOptions): void {
@@ -299,27 +361,32 @@ export class GenericStore {
     }
   }
 
+  private attributes(
+    ctx: RequestContext,
+    operation: AdmissionAttributes['operation'],
+    def: ResourceDefinition,
+    object: KubeObject | undefined,
+    subresource: string,
+    oldObject?: KubeObject,
+  ): AdmissionAttributes {
+    const meta = (object ?? oldObject)!.metadata;
+    return {
+      operation,
+      def,
+      namespace: def.scope === 'Namespaced' ? (meta.namespace ?? '') : '',
+      name: meta.name ?? '',
+      subresource,
+      object,
+      oldObject,
+      ctx,
+    };
+  }
+
   private async read(def: ResourceDefinition, namespace: string, name: string): Promise<Stored | undefined> {
     try {
       return await this.store.get(this.key(def, namespace, name));
     } catch (e) {
       throw toApiError(e, this.gr(def), name);
-    }
-  }
-
-  private async requireActiveNamespace(
-    def: ResourceDefinition,
-    namespace: string,
-    name: string,
-  ): Promise<void> {
-    const ns = await this.store
-      .get({ resource: '/namespaces', namespace: '', name: namespace })
-      .catch((e) => {
-        throw toApiError(e, this.gr(def), name);
-      });
-    if (!ns) throw ApiError.notFound({ group: '', resource: 'namespaces' }, namespace);
-    if (ns.object.metadata.deletionTimestamp) {
-      throw toApiError(new NamespaceTerminatingError(namespace), this.gr(def), name);
     }
   }
 

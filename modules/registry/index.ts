@@ -6,3 +6,5 @@ export { RegistryModule, type Enablement } from './registry.module.js';
 export { WriteOptions, WriteResult, DeleteOptions } from './generic-store.js';
 export { everything, parseSelection, Selection } from './selection.js';
 export { ignoredFields } from './managed-fields.js';
+export { type UpdatedObject } from './generic-store.js';
+export * from './admission.js';

@@ -1,6 +1,6 @@
 /** Server-owned metadata on create and update, as kube's rest.BeforeCreate / BeforeUpdate set it. */
 import { randomInt, randomUUID } from 'node:crypto';
-import { nowTimestamp, type KubeObject } from '../api/index.js';
+import { nowTimestamp, type KubeObject, type RequestContext } from '../api/index.js';
 import type { ResourceDefinition, Strategy } from './definition.js';
 
 // kube's utilrand alphabet: no vowels (no words), no look-alikes
@@ -24,13 +24,13 @@ export function dropEmptyMetadata(obj: KubeObject): void {
   }
 }
 
-export function fillForCreate(def: ResourceDefinition, obj: KubeObject): void {
+export function fillForCreate(def: ResourceDefinition, obj: KubeObject, ctx: RequestContext): void {
   const meta = obj.metadata;
   dropEmptyMetadata(obj);
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.resourceVersion;
-  def.strategy.prepareForCreate?.(obj);
+  def.strategy.prepareForCreate?.(obj, ctx);
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTimestamp();
   if (meta.generateName && !meta.name) meta.name = generateName(meta.generateName);
@@ -43,13 +43,14 @@ export function fillForUpdate(
   strategy: Strategy,
   obj: KubeObject,
   old: KubeObject,
+  ctx: RequestContext,
 ): void {
   const meta = obj.metadata;
   const oldMeta = old.metadata;
   dropEmptyMetadata(obj);
   if (oldMeta.generation !== undefined) meta.generation = oldMeta.generation;
   else delete meta.generation;
-  strategy.prepareForUpdate?.(obj, old);
+  strategy.prepareForUpdate?.(obj, old, ctx);
   if (!meta.uid) meta.uid = oldMeta.uid;
   if (oldMeta.creationTimestamp) meta.creationTimestamp = oldMeta.creationTimestamp;
   if (oldMeta.deletionTimestamp) meta.deletionTimestamp = oldMeta.deletionTimestamp;

@@ -4,6 +4,7 @@ import type { Store } from '../storage/index.js';
 import { GenericStore } from './generic-store.js';
 import type { ResourceDefinition } from './definition.js';
 import { Registry } from './registry.js';
+import { ADMISSION, type Admission } from './admission.js';
 
 /** Which versions of the built-in kinds are served (--runtime-config); default: every one. */
 export interface Enablement {
@@ -21,7 +22,11 @@ export class RegistryModule {
           provide: Registry,
           useFactory: () => new Registry(enablement?.served(definitions) ?? definitions, definitions),
         },
-        { provide: GenericStore, useFactory: (store: Store) => new GenericStore(store), inject: [STORE] },
+        {
+          provide: GenericStore,
+          useFactory: (store: Store, admission?: Admission) => new GenericStore(store, admission),
+          inject: [STORE, { token: ADMISSION, optional: true }],
+        },
       ],
       exports: [Registry, GenericStore],
     };

@@ -1,13 +1,6 @@
 /** Storage errors → kube Status errors, for one kind. */
 import { ApiError, type GroupResource } from '../api/index.js';
-import {
-  AlreadyExistsError,
-  ConflictError,
-  NamespaceNotFoundError,
-  NamespaceTerminatingError,
-  NotFoundError,
-  UnavailableError,
-} from '../storage/index.js';
+import { AlreadyExistsError, ConflictError, NotFoundError, UnavailableError } from '../storage/index.js';
 
 export const MODIFIED_MESSAGE =
   'the object has been modified; please apply your changes to the latest version and try again';
@@ -16,27 +9,6 @@ export function toApiError(error: unknown, gr: GroupResource, name: string): unk
   if (error instanceof NotFoundError) return ApiError.notFound(gr, name);
   if (error instanceof AlreadyExistsError) return ApiError.alreadyExists(gr, name);
   if (error instanceof ConflictError) return ApiError.conflict(gr, name, MODIFIED_MESSAGE);
-  if (error instanceof NamespaceNotFoundError)
-    return ApiError.notFound({ group: '', resource: 'namespaces' }, error.namespace);
-  if (error instanceof NamespaceTerminatingError) {
-    return new ApiError(
-      403,
-      'Forbidden',
-      `${gr.group ? `${gr.resource}.${gr.group}` : gr.resource} "${name}" is forbidden: unable to create new content in namespace ${error.namespace} because it is being terminated`,
-      {
-        name,
-        group: gr.group || undefined,
-        kind: gr.resource,
-        causes: [
-          {
-            reason: 'NamespaceTerminating',
-            message: `namespace ${error.namespace} is being terminated`,
-            field: 'metadata.namespace',
-          },
-        ],
-      },
-    );
-  }
   if (error instanceof UnavailableError)
     return ApiError.unavailable(`storage is unavailable: ${error.message}`);
   return error;

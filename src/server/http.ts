@@ -11,7 +11,7 @@ import { AppModule } from '../app.module.js';
 import type { Config } from '../config/config.js';
 import { Pipeline } from '../../modules/endpoints/index.js';
 import { jsonOutput, sendError, toApiError } from '../../modules/endpoints/index.js';
-import type { ServerOptions } from './server.module.js';
+import type { ServerOptions } from '../app.module.js';
 import type { ServingTls } from './tls.js';
 
 /**

@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { formatFieldError, type FieldError } from '../../api/index.js';
 import type { KubeObject } from '../../api/index.js';
 import { leaseDefinition, leaseStrategy } from './lease.js';
+import { systemContext } from '../../api/index.js';
+
+const ctx = systemContext();
 
 const show = (errs: FieldError[] = []): string[] => errs.map(formatFieldError);
 const lease = (spec: Record<string, unknown>): KubeObject => ({
@@ -48,19 +51,19 @@ describe('Lease validation', () => {
     },
   ];
   for (const c of cases) {
-    it(c.name, () => assert.deepEqual(show(leaseStrategy.validate?.(lease(c.spec))), c.want));
+    it(c.name, () => assert.deepEqual(show(leaseStrategy.validate?.(lease(c.spec), ctx)), c.want));
   }
 });
 
 describe('Lease feature-gated fields', () => {
   it('are dropped on create', () => {
     const obj = lease({ holderIdentity: 'a', strategy: 'OldestEmulationVersion', preferredHolder: 'b' });
-    leaseStrategy.prepareForCreate?.(obj);
+    leaseStrategy.prepareForCreate?.(obj, ctx);
     assert.deepEqual(obj.spec, { holderIdentity: 'a' });
   });
   it('are dropped on update unless already set', () => {
     const next = lease({ strategy: 'OldestEmulationVersion', preferredHolder: 'b' });
-    leaseStrategy.prepareForUpdate?.(next, lease({ strategy: 'OldestEmulationVersion' }));
+    leaseStrategy.prepareForUpdate?.(next, lease({ strategy: 'OldestEmulationVersion' }), ctx);
     assert.deepEqual(next.spec, { strategy: 'OldestEmulationVersion' });
   });
 });

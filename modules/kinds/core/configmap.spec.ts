@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { formatFieldError, type FieldError } from '../../api/index.js';
 import type { KubeObject } from '../../api/index.js';
 import { configMapDefinition, configMapStrategy } from './configmap.js';
+import { systemContext } from '../../api/index.js';
+
+const ctx = systemContext();
 
 const show = (errs: FieldError[] = []): string[] => errs.map(formatFieldError);
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
@@ -35,7 +38,7 @@ describe('ConfigMap validation', () => {
     },
   ];
   for (const c of cases) {
-    it(c.name, () => assert.deepEqual(show(configMapStrategy.validate?.(c.obj)), c.want));
+    it(c.name, () => assert.deepEqual(show(configMapStrategy.validate?.(c.obj, ctx)), c.want));
   }
 });
 
@@ -58,7 +61,7 @@ describe('ConfigMap updates', () => {
     },
   ];
   for (const c of cases) {
-    it(c.name, () => assert.deepEqual(show(configMapStrategy.validateUpdate?.(c.next, old)), c.want));
+    it(c.name, () => assert.deepEqual(show(configMapStrategy.validateUpdate?.(c.next, old, ctx)), c.want));
   }
 });
 

@@ -8,6 +8,9 @@ import {
   namespaceStatusStrategy,
   namespaceStrategy as strategy,
 } from './namespace.js';
+import { systemContext } from '../../api/index.js';
+
+const ctx = systemContext();
 
 const show = (errs: FieldError[] = []): string[] => errs.map(formatFieldError);
 const ns = (extra: Partial<KubeObject> = {}, meta: KubeObject['metadata'] = {}): KubeObject => ({
@@ -20,21 +23,21 @@ const ns = (extra: Partial<KubeObject> = {}, meta: KubeObject['metadata'] = {}):
 describe('Namespace create', () => {
   it('defaults the phase and the name label', () => {
     const obj = ns({}, { labels: { x: 'y' } });
-    strategy.defaults?.(obj);
+    strategy.defaults?.(obj, ctx);
     assert.deepEqual(obj.status, { phase: 'Active' });
     assert.deepEqual(obj.metadata.labels, { x: 'y', 'kubernetes.io/metadata.name': 'team-a' });
   });
   it('a nameless (generateName) namespace gets its label at canonicalize', () => {
     const obj = ns({}, { name: undefined, generateName: 'team-' });
-    strategy.defaults?.(obj);
+    strategy.defaults?.(obj, ctx);
     assert.equal(obj.metadata.labels, undefined);
     obj.metadata.name = 'team-x7k2p';
-    strategy.canonicalize?.(obj);
+    strategy.canonicalize?.(obj, ctx);
     assert.deepEqual(obj.metadata.labels, { 'kubernetes.io/metadata.name': 'team-x7k2p' });
   });
   it('the label cannot be set to another name', () => {
     const obj = ns({}, { labels: { 'kubernetes.io/metadata.name': 'other' } });
-    strategy.canonicalize?.(obj);
+    strategy.canonicalize?.(obj, ctx);
     assert.equal(obj.metadata.labels?.['kubernetes.io/metadata.name'], 'team-a');
   });
   it('status is reset and the kubernetes finalizer added', () => {
@@ -42,18 +45,18 @@ describe('Namespace create', () => {
       spec: { finalizers: ['example.com/mine'] },
       status: { phase: 'Terminating', conditions: [] },
     });
-    strategy.prepareForCreate?.(obj);
+    strategy.prepareForCreate?.(obj, ctx);
     assert.deepEqual(obj.status, { phase: 'Active' });
     assert.deepEqual(obj.spec, { finalizers: ['example.com/mine', 'kubernetes'] });
   });
   it('the kubernetes finalizer is not duplicated', () => {
     const obj = ns({ spec: { finalizers: ['kubernetes'] } });
-    strategy.prepareForCreate?.(obj);
+    strategy.prepareForCreate?.(obj, ctx);
     assert.deepEqual(obj.spec, { finalizers: ['kubernetes'] });
   });
   it('spec is created when absent', () => {
     const obj = ns();
-    strategy.prepareForCreate?.(obj);
+    strategy.prepareForCreate?.(obj, ctx);
     assert.deepEqual(obj.spec, { finalizers: ['kubernetes'] });
   });
 });
@@ -77,7 +80,7 @@ describe('Namespace validation', () => {
     },
   ];
   for (const c of cases) {
-    it(c.name, () => assert.deepEqual(show(strategy.validate?.(c.obj)), c.want));
+    it(c.name, () => assert.deepEqual(show(strategy.validate?.(c.obj, ctx)), c.want));
   }
 });
 
@@ -85,13 +88,13 @@ describe('Namespace update', () => {
   const old = ns({ spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
   it('the main resource cannot change status or spec.finalizers', () => {
     const next = ns({ spec: { finalizers: [] }, status: { phase: 'Terminating' } });
-    strategy.prepareForUpdate?.(next, old);
+    strategy.prepareForUpdate?.(next, old, ctx);
     assert.deepEqual(next.spec, { finalizers: ['kubernetes'] });
     assert.deepEqual(next.status, { phase: 'Active' });
   });
   it('status writes keep the spec', () => {
     const next = ns({ spec: { finalizers: [] }, status: { phase: 'Active', conditions: [] } });
-    namespaceStatusStrategy.prepareForUpdate?.(next, old);
+    namespaceStatusStrategy.prepareForUpdate?.(next, old, ctx);
     assert.deepEqual(next.spec, { finalizers: ['kubernetes'] });
     assert.deepEqual(next.status, { phase: 'Active', conditions: [] });
   });
@@ -114,13 +117,13 @@ describe('Namespace update', () => {
   ];
   for (const c of phaseCases) {
     it(`status phase: ${c.name}`, () =>
-      assert.deepEqual(show(namespaceStatusStrategy.validateUpdate?.(c.obj, old)), c.want));
+      assert.deepEqual(show(namespaceStatusStrategy.validateUpdate?.(c.obj, old, ctx)), c.want));
   }
   it('finalize writes keep the status and check each finalizer by index', () => {
     const next = ns({ spec: { finalizers: ['ok.io/a', 'bad'] }, status: { phase: 'Terminating' } });
-    namespaceFinalizeStrategy.prepareForUpdate?.(next, old);
+    namespaceFinalizeStrategy.prepareForUpdate?.(next, old, ctx);
     assert.deepEqual(next.status, { phase: 'Active' });
-    assert.deepEqual(show(namespaceFinalizeStrategy.validateUpdate?.(next, old)), [
+    assert.deepEqual(show(namespaceFinalizeStrategy.validateUpdate?.(next, old, ctx)), [
       'spec.finalizers[1]: Invalid value: "bad": name is neither a standard finalizer name nor is it fully qualified',
     ]);
   });
@@ -133,7 +136,7 @@ describe('Namespace update', () => {
 describe('Namespace deletion and selection', () => {
   it('turns Terminating and reports spec.finalizers as pending', () => {
     const obj = ns({ spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
-    strategy.prepareForDelete?.(obj);
+    strategy.prepareForDelete?.(obj, ctx);
     assert.deepEqual(obj.status, { phase: 'Terminating' });
     assert.deepEqual(strategy.finalizers?.(obj), ['kubernetes']);
     assert.deepEqual(strategy.finalizers?.(ns()), []);

@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { formatFieldError, type FieldError } from '../../api/index.js';
 import type { KubeObject } from '../../api/index.js';
 import { secretDefinition, secretStrategy } from './secret.js';
+import { systemContext } from '../../api/index.js';
+
+const ctx = systemContext();
 
 const show = (errs: FieldError[] = []): string[] => errs.map(formatFieldError);
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
@@ -16,23 +19,23 @@ const secret = (extra: Partial<KubeObject> = {}, meta: KubeObject['metadata'] = 
 describe('Secret defaults', () => {
   it('type defaults to Opaque', () => {
     const obj = secret();
-    secretStrategy.defaults?.(obj);
+    secretStrategy.defaults?.(obj, ctx);
     assert.equal(obj.type, 'Opaque');
   });
   it('an explicit type is kept', () => {
     const obj = secret({ type: 'kubernetes.io/tls' });
-    secretStrategy.defaults?.(obj);
+    secretStrategy.defaults?.(obj, ctx);
     assert.equal(obj.type, 'kubernetes.io/tls');
   });
   it('stringData is merged into data (overriding) and dropped', () => {
     const obj = secret({ data: { a: b64('old'), keep: b64('k') }, stringData: { a: 'new', b: 'é' } });
-    secretStrategy.defaults?.(obj);
+    secretStrategy.defaults?.(obj, ctx);
     assert.deepEqual(obj.data, { a: b64('new'), keep: b64('k'), b: b64('é') });
     assert.equal('stringData' in obj, false);
   });
   it('an empty stringData leaves data absent', () => {
     const obj = secret({ stringData: {} });
-    secretStrategy.defaults?.(obj);
+    secretStrategy.defaults?.(obj, ctx);
     assert.equal('data' in obj, false);
     assert.equal('stringData' in obj, false);
   });
@@ -123,7 +126,7 @@ describe('Secret type rules', () => {
     },
   ];
   for (const c of cases) {
-    it(c.name, () => assert.deepEqual(show(secretStrategy.validate?.(c.obj)), c.want));
+    it(c.name, () => assert.deepEqual(show(secretStrategy.validate?.(c.obj, ctx)), c.want));
   }
 });
 
@@ -159,7 +162,9 @@ describe('Secret updates', () => {
     },
   ];
   for (const c of cases) {
-    it(c.name, () => assert.deepEqual(show(secretStrategy.validateUpdate?.(c.next, c.old ?? old)), c.want));
+    it(c.name, () =>
+      assert.deepEqual(show(secretStrategy.validateUpdate?.(c.next, c.old ?? old, ctx)), c.want),
+    );
   }
 });
 

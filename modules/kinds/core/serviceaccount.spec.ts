@@ -2,6 +2,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../api/index.js';
 import { serviceAccountDefinition, serviceAccountStrategy } from './serviceaccount.js';
+import { systemContext } from '../../api/index.js';
+
+const ctx = systemContext();
 
 describe('ServiceAccount', () => {
   const withRefs = (): KubeObject => ({
@@ -10,16 +13,16 @@ describe('ServiceAccount', () => {
   });
   it('keeps only the name of each secret reference on create', () => {
     const obj = withRefs();
-    serviceAccountStrategy.prepareForCreate?.(obj);
+    serviceAccountStrategy.prepareForCreate?.(obj, ctx);
     assert.deepEqual(obj.secrets, [{ name: 'tok' }, {}]);
   });
   it('and on update', () => {
     const obj = withRefs();
-    serviceAccountStrategy.prepareForUpdate?.(obj, { metadata: {} });
+    serviceAccountStrategy.prepareForUpdate?.(obj, { metadata: {} }, ctx);
     assert.deepEqual(obj.secrets, [{ name: 'tok' }, {}]);
   });
   it('checks standard finalizers', () => {
-    const errs = serviceAccountStrategy.validate?.({ metadata: { finalizers: ['x', 'a.io/b'] } }) ?? [];
+    const errs = serviceAccountStrategy.validate?.({ metadata: { finalizers: ['x', 'a.io/b'] } }, ctx) ?? [];
     assert.deepEqual(
       errs.map((e) => e.field),
       ['metadata.finalizers[0]'],

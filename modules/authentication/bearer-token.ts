@@ -1,0 +1,38 @@
+/**
+ * Static bearer tokens (--token-auth-file and the generated admin token). Tokens are looked up by their
+ * SHA-256 digest and the digests compared in constant time, so the time taken tells nothing about a token.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { ApiError, type UserInfo } from '../api/index.js';
+import type { AuthenticationRequest, Authenticator } from './authenticator.js';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+export class BearerTokenAuthenticator implements Authenticator {
+  /** each token's user as requests see it (with `system:authenticated`), made once: shared, so frozen */
+  private readonly users = new Map<string, { digest: Buffer; user: UserInfo }>();
+
+  constructor(tokens: ReadonlyMap<string, UserInfo>) {
+    for (const [token, user] of tokens) {
+      const groups = Object.freeze([...user.groups, 'system:authenticated']) as string[];
+      const d = digest(token);
+      this.users.set(d.toString('base64'), { digest: d, user: Object.freeze({ ...user, groups }) });
+    }
+  }
+
+  /** No Authorization header: not ours. A bearer token we don't know: 401, even though anonymous access exists. */
+  async authenticate(request: AuthenticationRequest): Promise<UserInfo | undefined> {
+    const header = request.headers.authorization;
+    if (!header) return undefined;
+    const match = BEARER.exec(header);
+    if (!match) throw ApiError.unauthorized();
+    const d = digest(match[1]);
+    const entry = this.users.get(d.toString('base64'));
+    if (!entry || !timingSafeEqual(entry.digest, d)) throw ApiError.unauthorized();
+    return entry.user;
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The authorizer chain (kube's authorization union): each authorizer in order; the first `allow` or `deny`
+ * decides, and a request no authorizer allows is forbidden (default deny).
+ */
+import { ApiError } from '../api/index.js';
+import type { Attributes, Authorizer, Verdict } from './authorizer.js';
+
+export class AuthorizerChain implements Authorizer {
+  constructor(private readonly authorizers: readonly Authorizer[]) {}
+
+  async authorize(attributes: Attributes): Promise<Verdict> {
+    const reasons: string[] = [];
+    for (const authorizer of this.authorizers) {
+      const verdict = await authorizer.authorize(attributes);
+      if (verdict.decision !== 'noOpinion') return verdict;
+      if (verdict.reason) reasons.push(verdict.reason);
+    }
+    return { decision: 'deny', reason: reasons.join('; ') || undefined };
+  }
+
+  /** Resolves when the request is allowed; a 403 Status otherwise. */
+  async check(attributes: Attributes): Promise<void> {
+    const verdict = await this.authorize(attributes);
+    if (verdict.decision !== 'allow') throw forbidden(attributes, verdict.reason);
+  }
+}
+
+/** kube's Forbidden answer: what was refused, to whom, where, and the authorizers' reason if any. */
+export function forbidden(a: Attributes, reason?: string): ApiError {
+  const why = reason ? `: ${reason}` : '';
+  if (!a.isResourceRequest) {
+    return ApiError.forbidden(`forbidden: User "${a.user.name}" cannot ${a.verb} path "${a.path}"${why}`);
+  }
+  const what = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+  const where = a.namespace ? `in the namespace "${a.namespace}"` : 'at the cluster scope';
+  return ApiError.forbidden(
+    `${what}${a.name ? ` "${a.name}"` : ''} is forbidden: User "${a.user.name}" cannot ${a.verb} resource "${what}" in API group "${a.apiGroup}" ${where}${why}`,
+    { group: a.apiGroup, resource: a.resource },
+    a.name || undefined,
+  );
+}

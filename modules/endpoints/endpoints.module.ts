@@ -1,0 +1,152 @@
+import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import type postgres from 'postgres';
+import { servedMinorVersion } from '../api/index.js';
+import { AuthenticatorUnion, Impersonation } from '../authentication/index.js';
+import { AuthorizerChain } from '../authorization/index.js';
+import { ControllersModule, NamespaceController } from '../controllers/index.js';
+import { always, flag, HealthEndpoint, withGracePeriod, withTimeout } from '../health/index.js';
+import { ApiMetrics } from '../metrics/index.js';
+import { GenericStore, Registry } from '../registry/index.js';
+import { SQL, STORE, type Store } from '../storage/index.js';
+import { DeprecatedApis, FeatureGates } from '../versioning/index.js';
+import { WatchCache } from '../watch/index.js';
+import { NonResourceHandlers } from './non-resource.js';
+import { Pipeline } from './pipeline.js';
+import { ReadHandlers } from './reads.js';
+import { ResourceHandlers } from './resources.js';
+
+export interface EndpointsOptions {
+  /** set once SIGTERM arrived: /readyz fails from then on */
+  shuttingDown: () => boolean;
+  /** host:port clients reach this server at (discovery's serverAddressByClientCIDRs) */
+  serverAddress: () => string;
+  /** --livez-grace-period: /livez passes unfinished start-up checks this long after start */
+  livezGracePeriodMs: number;
+  /** --show-hidden-metrics-for-version */
+  showHiddenMetricsForVersion?: string;
+  features: FeatureGates;
+}
+
+type HealthEndpoints = Record<'healthz' | 'livez' | 'readyz', HealthEndpoint>;
+const HEALTH = Symbol('HealthEndpoints');
+
+/** kube's three health endpoints over this server's checks (PostgreSQL only where it decides readiness). */
+function healthEndpoints(
+  sql: postgres.Sql,
+  cache: WatchCache,
+  namespaces: NamespaceController,
+  o: EndpointsOptions,
+): HealthEndpoints {
+  const ping = always('ping');
+  const log = always('log');
+  const postgresCheck = withTimeout('postgres', 2000, () => sql`SELECT 1`);
+  const builtins = flag(
+    'poststarthook/builtin-namespaces',
+    () => namespaces.builtinsReady,
+    'not created yet',
+  );
+  const synced = flag('watch-cache-synced', () => cache.synced, 'watch cache not synced');
+  const shutdown = flag('shutdown', () => !o.shuttingDown(), 'shutting down');
+  return {
+    healthz: new HealthEndpoint('healthz', [ping, log, postgresCheck, builtins]),
+    livez: new HealthEndpoint('livez', [ping, log, withGracePeriod(builtins, o.livezGracePeriodMs)]),
+    readyz: new HealthEndpoint('readyz', [ping, log, postgresCheck, synced, builtins, shutdown]),
+  };
+}
+
+/** kube's resource label: `configmaps`, `leases.coordination.k8s.io` */
+function storageObjects(cache: WatchCache): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [key, n] of cache.objectCounts()) {
+    const [group, resource] = key.split('/');
+    out.set(group ? `${resource}.${group}` : resource, n);
+  }
+  return out;
+}
+
+/** The request pipeline and its handlers, each a provider wired from the modules it reads. */
+@Module({})
+export class EndpointsModule {
+  static forRoot(options: EndpointsOptions): DynamicModule {
+    return {
+      module: EndpointsModule,
+      imports: [ControllersModule],
+      providers: [
+        {
+          provide: ApiMetrics,
+          useFactory: (cache: WatchCache, deprecatedApis: DeprecatedApis) =>
+            new ApiMetrics({
+              currentVersion: servedMinorVersion,
+              showHiddenForVersion: options.showHiddenMetricsForVersion,
+              warn: (m) => new Logger('metrics').warn(m),
+              storageObjects: () => storageObjects(cache),
+              deprecatedApis: () => deprecatedApis.requested(),
+            }),
+          inject: [WatchCache, DeprecatedApis],
+        },
+        {
+          provide: HEALTH,
+          useFactory: (sql: postgres.Sql, cache: WatchCache, namespaces: NamespaceController) =>
+            healthEndpoints(sql, cache, namespaces, options),
+          inject: [SQL, WatchCache, NamespaceController],
+        },
+        {
+          provide: ReadHandlers,
+          useFactory: (generic: GenericStore, store: Store, cache: WatchCache, metrics: ApiMetrics) =>
+            new ReadHandlers(generic, store, cache, (labels) => metrics.watchEventCounter(labels)),
+          inject: [GenericStore, STORE, WatchCache, ApiMetrics],
+        },
+        {
+          provide: ResourceHandlers,
+          useFactory: (generic: GenericStore, reads: ReadHandlers, namespaces: NamespaceController) =>
+            new ResourceHandlers(generic, reads, () => namespaces.kick()),
+          inject: [GenericStore, ReadHandlers, NamespaceController],
+        },
+        {
+          provide: NonResourceHandlers,
+          useFactory: (registry: Registry, health: HealthEndpoints, metrics: ApiMetrics) =>
+            new NonResourceHandlers(registry, options.serverAddress, health, metrics),
+          inject: [Registry, HEALTH, ApiMetrics],
+        },
+        {
+          provide: Pipeline,
+          useFactory: (
+            authenticator: AuthenticatorUnion,
+            impersonation: Impersonation,
+            authorizer: AuthorizerChain,
+            registry: Registry,
+            resources: ResourceHandlers,
+            nonResources: NonResourceHandlers,
+            deprecatedApis: DeprecatedApis,
+            metrics: ApiMetrics,
+          ) => {
+            const logger = new Logger('pipeline');
+            return new Pipeline({
+              authenticator,
+              impersonation,
+              authorizer,
+              registry,
+              resources,
+              nonResources,
+              deprecatedApis,
+              metrics,
+              features: options.features,
+              log: (e) => logger.error(e instanceof Error ? (e.stack ?? e.message) : String(e)),
+            });
+          },
+          inject: [
+            AuthenticatorUnion,
+            Impersonation,
+            AuthorizerChain,
+            Registry,
+            ResourceHandlers,
+            NonResourceHandlers,
+            DeprecatedApis,
+            ApiMetrics,
+          ],
+        },
+      ],
+      exports: [Pipeline],
+    };
+  }
+}
