@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// `npm test`: lint, format check, typecheck + build, then every spec and e2e spec against real PostgreSQL
-// (DATABASE_URL if set, else one embedded PostgreSQL for the whole run; each test file makes its own database).
+// `npm test`: lint, format check, typecheck + the test build (tsconfig.test.json: everything into dist-test/,
+// apart from the production build in dist/), then every spec and e2e spec against real PostgreSQL (DATABASE_URL
+// if set, else one embedded PostgreSQL for the whole run; each test file makes its own database).
+// `node scripts/test.mjs dist-test/test/api.e2e-spec.js ...` runs chosen compiled files (src paths work too).
 // Ends with the line `N passed, N failed`.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const only = process.argv.slice(2).map((f) => path.resolve(f));
 process.chdir(root);
-const only = process.argv.slice(2);
 
 function step(name, cmd, args) {
   const started = Date.now();
@@ -19,14 +21,25 @@ function step(name, cmd, args) {
   return r.status === 0;
 }
 
+const out = 'dist-test';
+
+/** The compiled specs of the spec sources under `dir`: a spec whose source is gone is not run from a stale out/. */
 function specFiles(dir) {
-  const out = [];
+  const found = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...specFiles(p));
-    else if (/\.(spec|e2e-spec)\.js$/.test(entry.name)) out.push(p);
+    if (entry.isDirectory()) found.push(...specFiles(p));
+    else if (/\.(spec|e2e-spec)\.ts$/.test(entry.name)) found.push(path.join(out, p.replace(/\.ts$/, '.js')));
   }
-  return out.sort();
+  return found.sort();
+}
+
+/** `test/x.spec.ts` or `dist/test/x.spec.js` as the file the test build made: `dist-test/test/x.spec.js`. */
+function compiled(file) {
+  const rel = path.relative(root, file).split(path.sep);
+  if (rel[0] === out) return path.join(...rel);
+  if (rel[0] === 'dist') rel.shift();
+  return path.join(out, ...rel).replace(/\.ts$/, '.js');
 }
 
 let checksOk = true;
@@ -34,12 +47,23 @@ if (only.length === 0) {
   checksOk = step('lint', 'npx', ['eslint', '.']) && checksOk;
   checksOk = step('format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']) && checksOk;
 }
-if (!step('typecheck+build', 'npx', ['tsc', '-p', 'tsconfig.build.json'])) {
+const build = () => step('typecheck+build', 'npx', ['tsc', '-p', 'tsconfig.test.json']);
+let built = build();
+const files = only.length > 0 ? only.map(compiled) : ['modules', 'src', 'test'].flatMap(specFiles);
+const needed = [...files, 'src/main.js', 'modules/storage/index.js'].map((f) =>
+  f.startsWith(out) ? f : path.join(out, f),
+);
+if (built && !needed.every((f) => existsSync(f))) {
+  // outputs deleted under an incremental build that thinks they are there: build again from scratch
+  rmSync(path.join(out, '.tsbuildinfo'), { force: true });
+  built = build();
+}
+if (!built) {
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
 
-const { startEmbeddedPostgres } = await import(path.join(root, 'dist/modules/storage/index.js'));
+const { startEmbeddedPostgres } = await import(path.join(root, out, 'modules/storage/index.js'));
 let cluster;
 let baseUrl = process.env.DATABASE_URL;
 if (!baseUrl) {
@@ -52,10 +76,6 @@ if (!baseUrl) {
   console.log(`embedded PostgreSQL for the tests: up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-const files =
-  only.length > 0
-    ? only
-    : [...specFiles('dist/modules'), ...specFiles('dist/src'), ...specFiles('dist/test')];
 const tap = path.join(root, '.test-data', 'results.tap');
 mkdirSync(path.dirname(tap), { recursive: true });
 const child = spawn(

@@ -1,8 +1,7 @@
 /** The resource API over HTTPS against the real server and real PostgreSQL: verbs, errors, lifecycle. */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { testDatabase, type TestDatabase } from './support/database.js';
-import { startServer, type TestServer } from './support/server.js';
+import { describe, it } from 'node:test';
+import { useServer } from './support/use-server.js';
 
 const cm = (
   name: string,
@@ -25,18 +24,7 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Pr
 }
 
 describe('resource API', () => {
-  let db: TestDatabase;
-  let s: TestServer;
-
-  before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url });
-  });
-
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
-  });
+  const s = useServer();
 
   it('has the built-in namespaces', async () => {
     const r = await s.request('GET', '/api/v1/namespaces');

@@ -2,16 +2,14 @@
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { testDatabase, type TestDatabase } from './support/database.js';
+import { describe, it } from 'node:test';
 import { kubectl as run } from './support/kubectl.js';
-import { startServer, type TestServer } from './support/server.js';
+import { useServer } from './support/use-server.js';
 
 const withoutTime = (entries: any[]) => entries.map(({ time: _t, ...rest }) => rest);
 
 describe('server-side apply and managedFields', () => {
-  let db: TestDatabase;
-  let s: TestServer;
+  const s = useServer();
   const base = '/api/v1/namespaces/default/configmaps';
   const applyBody = (name: string, data: Record<string, string>) =>
     `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n${Object.entries(data)
@@ -22,16 +20,6 @@ describe('server-side apply and managedFields', () => {
       raw: applyBody(name, data),
       headers: { 'content-type': 'application/apply-patch+yaml' },
     });
-
-  before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url });
-  });
-
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
-  });
 
   it('create and update record Update entries for their manager', async () => {
     const created = await s.request('POST', `${base}?fieldManager=creator`, {

@@ -4,12 +4,11 @@
  * apply configurations as `application/apply-patch+cbor`.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { decodeCbor, encodeCbor, hasSelfDescribedPrefix } from '../modules/codec/index.js';
 import { secretDefinition } from '../modules/kinds/index.js';
-import { testDatabase, type TestDatabase } from './support/database.js';
 import { rawRequest } from './support/raw-request.js';
-import { startServer, type TestServer } from './support/server.js';
+import { useServer } from './support/use-server.js';
 import { openWatch } from './support/watch-client.js';
 
 const CBOR = 'application/cbor';
@@ -22,16 +21,7 @@ const cm = (name: string, data: Record<string, string> = { k: 'v' }) => ({
 });
 
 describe('CBOR with its feature gate off (the default)', () => {
-  let db: TestDatabase;
-  let s: TestServer;
-  before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url });
-  });
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
-  });
+  const s = useServer();
 
   it('answers Accept: application/cbor with 406 listing what is served, or with JSON when listed too', async () => {
     const r = await rawRequest(s, 'GET', CM, { accept: CBOR });
@@ -61,16 +51,7 @@ describe('CBOR with its feature gate off (the default)', () => {
 });
 
 describe('CBOR with --feature-gates=CBORServingAndStorage=true', () => {
-  let db: TestDatabase;
-  let s: TestServer;
-  before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url, args: ['--feature-gates=CBORServingAndStorage=true'] });
-  });
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
-  });
+  const s = useServer({ args: ['--feature-gates=CBORServingAndStorage=true'] });
 
   it('creates from a CBOR body and answers in self-described CBOR', async () => {
     const r = await rawRequest(s, 'POST', CM, { 'content-type': CBOR, accept: CBOR }, encodeCbor(cm('one')));

@@ -1,11 +1,12 @@
 /** gzip responses (APIResponseCompression): large bodies to clients that accept gzip, nothing else; gate off. */
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
-import { after, before, describe, it } from 'node:test';
-import { testDatabase, type TestDatabase } from './support/database.js';
+import { before, describe, it } from 'node:test';
+import { testDatabase } from './support/database.js';
 import { kubectl } from './support/kubectl.js';
 import { rawRequest } from './support/raw-request.js';
 import { startServer, type TestServer } from './support/server.js';
+import { useServer } from './support/use-server.js';
 
 const LIST = '/api/v1/namespaces/default/configmaps';
 
@@ -25,16 +26,10 @@ async function fill(s: TestServer): Promise<void> {
 }
 
 describe('response compression, gate on (default)', () => {
-  let db: TestDatabase;
-  let s: TestServer;
+  const s = useServer();
+
   before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url });
     await fill(s);
-  });
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
   });
 
   it('gzips a large list for a client that accepts gzip', async () => {

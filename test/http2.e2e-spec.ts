@@ -5,11 +5,12 @@
 import assert from 'node:assert/strict';
 import { connect, type ClientHttp2Session } from 'node:http2';
 import { Agent, request as httpsRequest } from 'node:https';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { testDatabase, type TestDatabase } from './support/database.js';
+import { testDatabase } from './support/database.js';
 import { kubectl } from './support/kubectl.js';
-import { startServer, type TestServer } from './support/server.js';
+import { startServer } from './support/server.js';
+import { useServer } from './support/use-server.js';
 
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 
@@ -25,9 +26,8 @@ function configMap(name: string, data: Record<string, string> = {}): unknown {
 }
 
 describe('HTTP/2', () => {
-  let db: TestDatabase;
-  let s: TestServer;
   let session: ClientHttp2Session;
+  const s = useServer({ beforeStop: () => session?.close() });
 
   const open = (): Promise<ClientHttp2Session> =>
     new Promise((resolve, reject) => {
@@ -81,14 +81,7 @@ describe('HTTP/2', () => {
     });
 
   before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url });
     session = await open();
-  });
-  after(async () => {
-    session?.close();
-    await s?.stop();
-    await db?.drop();
   });
 
   it('is chosen by ALPN', () => {

@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
 import { freePort } from '../modules/storage/index.js';
-import { testDatabase, type TestDatabase } from './support/database.js';
 import { kubectl, kubectlBinary } from './support/kubectl.js';
-import { startServer, type TestServer } from './support/server.js';
+import { startServer } from './support/server.js';
+import { useServer } from './support/use-server.js';
 
 const base = '/api/v1/namespaces/default/configmaps';
 const cm = (name: string, v = '1') => ({
@@ -30,20 +30,10 @@ async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 1
 }
 
 describe('informer and kubectl on list+watch', () => {
-  let db: TestDatabase;
-  let s: TestServer;
-  let port: number;
-
-  before(async () => {
-    db = await testDatabase();
-    port = await freePort();
-    s = await startServer({ databaseUrl: db.url, args: ['--history-retention=2s', `--secure-port=${port}`] });
-  });
-
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
-  });
+  // a fixed port: the informer reconnects to the server restarted on it
+  const s = useServer(async () => ({
+    args: ['--history-retention=2s', `--secure-port=${await freePort()}`],
+  }));
 
   it('a client-node informer stays in sync, and relists after a 410', async () => {
     const kc = new KubeConfig();
@@ -77,17 +67,13 @@ describe('informer and kubectl on list+watch', () => {
       // the informer's revision falls out of the 2 s window while its server is away
       const dataDir = s.dataDir;
       await s.stop();
-      const other = await startServer({ databaseUrl: db.url });
+      const other = await startServer({ databaseUrl: s.db.url });
       await other.request('POST', base, { body: cm('while-away') });
       await other.request('DELETE', `${base}/inf-1`);
       await new Promise((r) => setTimeout(r, 3000));
       await other.request('POST', base, { body: cm('after-window') });
       await other.stop();
-      s = await startServer({
-        databaseUrl: db.url,
-        dataDir,
-        args: ['--history-retention=2s', `--secure-port=${port}`],
-      });
+      await s.restart({ dataDir }); // same args: the same port
       await eventually(() => {
         const names = informer
           .list()

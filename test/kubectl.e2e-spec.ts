@@ -2,30 +2,19 @@
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
-import { testDatabase, type TestDatabase } from './support/database.js';
 import { kubectl as runKubectl } from './support/kubectl.js';
-import { startServer, type TestServer } from './support/server.js';
+import { startServer } from './support/server.js';
+import { useServer } from './support/use-server.js';
 
 describe('kubectl', () => {
-  let db: TestDatabase;
-  let s: TestServer;
+  const s = useServer();
   const k = async (args: string[], input?: string) => {
     const r = await runKubectl(args, { kubeconfig: s.kubeconfig, input, timeoutMs: 60_000 });
     assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed:\n${r.stderr}\n${r.stdout}`);
     return r.stdout;
   };
-
-  before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url });
-  });
-
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
-  });
 
   it('get ns lists the built-in namespaces', async () => {
     const out = await k(['get', 'ns', '-o', 'name']);
@@ -145,10 +134,9 @@ describe('kubectl', () => {
 
   it('objects survive a restart on the same data dir; a second server on the same database sees them', async () => {
     await k(['create', 'configmap', 'durable', '--from-literal=a=b']);
-    await s.stop();
-    s = await startServer({ databaseUrl: db.url, dataDir: s.dataDir });
+    await s.restart({ dataDir: s.dataDir });
     assert.equal(await k(['get', 'cm', 'durable', '-o', 'jsonpath={.data.a}']), 'b');
-    const second = await startServer({ databaseUrl: db.url });
+    const second = await startServer({ databaseUrl: s.db.url });
     try {
       const r = await runKubectl(['get', 'cm', 'durable', '-o', 'jsonpath={.data.a}'], {
         kubeconfig: second.kubeconfig,

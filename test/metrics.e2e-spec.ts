@@ -2,27 +2,15 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
-import { testDatabase, type TestDatabase } from './support/database.js';
+import { describe, it } from 'node:test';
 import { parsePrometheus, sample, series } from './support/prometheus.js';
-import { startServer, type TestServer } from './support/server.js';
+import { useServer } from './support/use-server.js';
 import { openWatch } from './support/watch-client.js';
 
 const mainJs = fileURLToPath(new URL('../src/main.js', import.meta.url));
 
 describe('/metrics', () => {
-  let db: TestDatabase;
-  let s: TestServer;
-
-  before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url });
-  });
-
-  after(async () => {
-    await s.stop();
-    await db.drop();
-  });
+  const s = useServer();
 
   let lastText = '';
   const scrape = async () => {

@@ -2,29 +2,17 @@
 import assert from 'node:assert/strict';
 import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { testDatabase, type TestDatabase } from './support/database.js';
+import { describe, it } from 'node:test';
 import { kubectl as run } from './support/kubectl.js';
-import { startServer, type TestServer } from './support/server.js';
+import { useServer } from './support/use-server.js';
 
 describe('patches', () => {
-  let db: TestDatabase;
-  let s: TestServer;
+  const s = useServer();
   const k = async (args: string[], env?: Record<string, string>) => {
     const r = await run(args, { kubeconfig: s.kubeconfig, env });
     assert.equal(r.code, 0, `kubectl ${args.join(' ')}:\n${r.stderr}`);
     return r.stdout;
   };
-
-  before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url });
-  });
-
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
-  });
 
   it('kubectl apply (client-side) twice with edits removes the dropped field', async () => {
     const file = path.join(s.dataDir, 'apply.yaml');

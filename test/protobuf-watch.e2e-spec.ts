@@ -5,13 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { decodeProtobuf, listSchema, partialObjectMetadataSchema } from '../modules/codec/index.js';
 import { configMapDefinition, leaseDefinition } from '../modules/kinds/index.js';
-import { testDatabase, type TestDatabase } from './support/database.js';
 import { kubectlBinary } from './support/kubectl.js';
 import { rawRequest } from './support/raw-request.js';
-import { startServer, type TestServer } from './support/server.js';
+import { useServer } from './support/use-server.js';
 import { openWatch } from './support/watch-client.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
@@ -19,8 +18,7 @@ const cmSchema = configMapDefinition.schema;
 const prefix = [0x6b, 0x38, 0x73, 0x00];
 
 describe('Protobuf watch streams', () => {
-  let db: TestDatabase;
-  let s: TestServer;
+  const s = useServer({ args: ['--history-retention=3s'] });
   const base = '/api/v1/namespaces/default/configmaps';
   const cm = (name: string, data: Record<string, string> = { a: '1' }) => ({
     apiVersion: 'v1',
@@ -31,14 +29,7 @@ describe('Protobuf watch streams', () => {
   const listRv = async () => (await s.request('GET', base)).json.metadata.resourceVersion as string;
 
   before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url, args: ['--history-retention=3s'] });
     await s.request('POST', base, { body: cm('first') });
-  });
-
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
   });
 
   it('ADDED, MODIFIED, DELETED arrive as length-prefixed WatchEvents around each object’s own body', async () => {

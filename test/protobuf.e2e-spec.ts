@@ -1,6 +1,6 @@
 /** Protobuf responses (`application/vnd.kubernetes.protobuf`), read back with the kinds' own schemas. */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import {
   decodeProtobuf,
   encodeProtobuf,
@@ -13,9 +13,9 @@ import {
   wrap,
 } from '../modules/codec/index.js';
 import { configMapDefinition } from '../modules/kinds/index.js';
-import { testDatabase, type TestDatabase } from './support/database.js';
 import { rawRequest } from './support/raw-request.js';
-import { startServer, type TestServer } from './support/server.js';
+import { type TestServer } from './support/server.js';
+import { useServer } from './support/use-server.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const cmBody = (name: string) => ({
@@ -27,21 +27,13 @@ const cmBody = (name: string) => ({
 const getRaw = (s: TestServer, path: string, accept: string) => rawRequest(s, 'GET', path, { accept });
 
 describe('Protobuf responses', () => {
-  let db: TestDatabase;
-  let s: TestServer;
+  const s = useServer();
   const base = '/api/v1/namespaces/default/configmaps';
 
   before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url });
     await s.request('POST', base, {
       body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'pb' }, data: { a: '1' } },
     });
-  });
-
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
   });
 
   it('objects, lists and errors come as the k8s\\0 envelope when asked for first', async () => {

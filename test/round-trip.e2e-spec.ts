@@ -4,7 +4,7 @@
  * and the format an object was written in leaves no trace in what is stored.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { KubeObject } from '../modules/api/index.js';
 import { cborListSchema, decodeCbor, encodeCbor } from '../modules/codec/index.js';
@@ -18,9 +18,8 @@ import {
   secretDefinition,
   serviceAccountDefinition,
 } from '../modules/kinds/index.js';
-import { testDatabase, type TestDatabase } from './support/database.js';
 import { rawRequest } from './support/raw-request.js';
-import { startServer, type TestServer } from './support/server.js';
+import { useServer } from './support/use-server.js';
 
 type Format = 'json' | 'yaml' | 'protobuf' | 'cbor';
 const formats: Format[] = ['json', 'yaml', 'protobuf', 'cbor'];
@@ -187,20 +186,12 @@ const kinds: { def: ResourceDefinition; path: string; object: (name: string) => 
 ];
 
 describe('round trips of every built-in kind in JSON, YAML, Protobuf and CBOR', () => {
-  let db: TestDatabase;
-  let s: TestServer;
+  const s = useServer({ args: ['--feature-gates=CBORServingAndStorage=true'] });
 
   before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url, args: ['--feature-gates=CBORServingAndStorage=true'] });
     await s.request('POST', '/api/v1/namespaces', {
       body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
     });
-  });
-
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
   });
 
   for (const { def, path, object } of kinds) {

@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { connect as h2Connect } from 'node:http2';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { connect as tlsConnect } from 'node:tls';
-import { testDatabase, type TestDatabase } from './support/database.js';
-import { startServer, type TestServer } from './support/server.js';
+import { type TestServer } from './support/server.js';
+import { useServer } from './support/use-server.js';
 import { openWatch } from './support/watch-client.js';
 
 const base = '/api/v1/namespaces/default/configmaps';
@@ -94,17 +94,7 @@ function within<T>(p: Promise<T>): Promise<T> {
 }
 
 describe('a watcher that does not read', () => {
-  let db: TestDatabase;
-  let s: TestServer;
-
-  before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url });
-  });
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
-  });
+  const s = useServer();
 
   it('is closed at the bound over HTTP/1.1 and over h2; a reading watcher gets every event', async () => {
     const rv = (await s.request('GET', base)).json.metadata.resourceVersion;

@@ -2,14 +2,12 @@
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { testDatabase, type TestDatabase } from './support/database.js';
+import { before, describe, it } from 'node:test';
 import { kubectl as run } from './support/kubectl.js';
-import { startServer, type TestServer } from './support/server.js';
+import { useServer } from './support/use-server.js';
 
 describe('Table and PartialObjectMetadata', () => {
-  let db: TestDatabase;
-  let s: TestServer;
+  const s = useServer();
   const k = async (args: string[]) => {
     const r = await run(args, { kubeconfig: s.kubeconfig });
     assert.equal(r.code, 0, `kubectl ${args.join(' ')}:\n${r.stderr}`);
@@ -22,8 +20,6 @@ describe('Table and PartialObjectMetadata', () => {
       .split(/\s{2,}/);
 
   before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url });
     const file = path.join(s.dataDir, 'kinds.yaml');
     await writeFile(
       file,
@@ -36,11 +32,6 @@ describe('Table and PartialObjectMetadata', () => {
       ].join('---\n'),
     );
     await k(['create', '-f', file]);
-  });
-
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
   });
 
   it('kubectl get prints kube’s columns for every built-in kind', async () => {

@@ -4,11 +4,11 @@
  * and OpenAPI and answering 404. The deprecated and alpha versions are the test-only Widget's (test-apis.ts).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { testDatabase, type TestDatabase } from './support/database.js';
+import { describe, it } from 'node:test';
 import { parsePrometheus, sample } from './support/prometheus.js';
 import { kubectl } from './support/kubectl.js';
-import { serverExit, startServer, testApisEntry, type TestServer } from './support/server.js';
+import { serverExit, testApisEntry, type TestServer } from './support/server.js';
+import { useServer } from './support/use-server.js';
 
 const DEPRECATED =
   'testing.pgkube.io/v1beta1 Widget is deprecated in v1.30+, unavailable in v1.35+; use testing.pgkube.io/v1 Widget';
@@ -52,16 +52,7 @@ async function discoveredGroups(s: TestServer): Promise<{ legacy: string[]; aggr
 }
 
 describe('a deprecated version, with default enablement', () => {
-  let db: TestDatabase;
-  let s: TestServer;
-  before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url, entry: testApisEntry });
-  });
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
-  });
+  const s = useServer({ entry: testApisEntry });
 
   it("answers every request with kube's Warning header, errors and watches included", async () => {
     const warning = `299 - "${DEPRECATED}"`;
@@ -162,23 +153,13 @@ describe('a deprecated version, with default enablement', () => {
 });
 
 describe('--runtime-config on the real server', () => {
-  let db: TestDatabase;
-  let s: TestServer;
-  before(async () => {
-    db = await testDatabase();
-    s = await startServer({
-      databaseUrl: db.url,
-      entry: testApisEntry,
-      args: [
-        '--runtime-config=coordination.k8s.io/v1=false,api/alpha=true,v1/configmaps=false',
-        '--runtime-config=testing.pgkube.io/v1beta1=false',
-        '--feature-gates=KMSv1=true',
-      ],
-    });
-  });
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
+  const s = useServer({
+    entry: testApisEntry,
+    args: [
+      '--runtime-config=coordination.k8s.io/v1=false,api/alpha=true,v1/configmaps=false',
+      '--runtime-config=testing.pgkube.io/v1beta1=false',
+      '--feature-gates=KMSv1=true',
+    ],
   });
 
   it('logs the warning of a deprecated feature gate', () => {

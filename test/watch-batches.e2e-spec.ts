@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { connect, type ClientHttp2Session } from 'node:http2';
-import { after, before, describe, it } from 'node:test';
-import { testDatabase, type TestDatabase } from './support/database.js';
-import { startServer, type TestServer } from './support/server.js';
+import { describe, it } from 'node:test';
+import { type TestServer } from './support/server.js';
+import { useServer } from './support/use-server.js';
 import { openWatch, type WatchStream } from './support/watch-client.js';
 
 const base = '/api/v1/namespaces/default/configmaps';
@@ -52,19 +52,12 @@ function h2Watch(session: ClientHttp2Session, s: TestServer, path: string): Prom
 }
 
 describe('watch batches', () => {
-  let db: TestDatabase;
-  const servers: TestServer[] = [];
   const sessions: ClientHttp2Session[] = [];
-
-  before(async () => {
-    db = await testDatabase();
-    servers.push(await startServer({ databaseUrl: db.url }));
-    servers.push(await startServer({ databaseUrl: db.url }));
-  });
-  after(async () => {
-    for (const c of sessions) c.close();
-    await Promise.all(servers.map((s) => s.stop()));
-    await db?.drop();
+  const { servers } = useServer({
+    replicas: 2,
+    beforeStop: () => {
+      for (const c of sessions) c.close();
+    },
   });
 
   it('watchers with different selectors each get their events of shared batches once, in order', async () => {

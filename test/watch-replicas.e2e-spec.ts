@@ -4,9 +4,8 @@
  * in strictly increasing resourceVersion order, and its final state must equal a fresh list.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { testDatabase, type TestDatabase } from './support/database.js';
-import { startServer, type TestServer } from './support/server.js';
+import { describe, it } from 'node:test';
+import { useServer } from './support/use-server.js';
 import { openWatch, type WatchStream } from './support/watch-client.js';
 
 const WRITERS = 8;
@@ -15,19 +14,7 @@ const NS = 'default';
 const base = `/api/v1/namespaces/${NS}/configmaps`;
 
 describe('watch completeness across two replicas', () => {
-  let db: TestDatabase;
-  const servers: TestServer[] = [];
-
-  before(async () => {
-    db = await testDatabase();
-    servers.push(await startServer({ databaseUrl: db.url }));
-    servers.push(await startServer({ databaseUrl: db.url }));
-  });
-
-  after(async () => {
-    await Promise.all(servers.map((s) => s.stop()));
-    await db?.drop();
-  });
+  const { servers } = useServer({ replicas: 2 });
 
   it(`${WRITERS} writers × ${CHANGES} changes; 3 watchers per replica see all of them in order`, async () => {
     const start = (await servers[0].request('GET', base)).json.metadata.resourceVersion;

@@ -1,8 +1,7 @@
 /** Watch and reads by resourceVersion against the real server (watch cache on PostgreSQL). */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { testDatabase, type TestDatabase } from './support/database.js';
-import { startServer, type TestServer } from './support/server.js';
+import { before, describe, it } from 'node:test';
+import { useServer } from './support/use-server.js';
 import { openWatch } from './support/watch-client.js';
 
 const base = '/api/v1/namespaces/default/configmaps';
@@ -18,18 +17,7 @@ const cm = (
 });
 
 describe('watch', () => {
-  let db: TestDatabase;
-  let s: TestServer;
-
-  before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url, args: ['--history-retention=3s'] });
-  });
-
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
-  });
+  const s = useServer({ args: ['--history-retention=3s'] });
 
   const listRv = async () => (await s.request('GET', base)).json.metadata.resourceVersion as string;
 
@@ -124,18 +112,7 @@ describe('watch', () => {
 });
 
 describe('reads by resourceVersion', () => {
-  let db: TestDatabase;
-  let s: TestServer;
-
-  before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url });
-  });
-
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
-  });
+  const s = useServer();
 
   it('get and list with "0" (any), not-older-than and exact', async () => {
     const created = (await s.request('POST', base, { body: cm('r1', {}, { v: 'one' }) })).json;
@@ -183,23 +160,15 @@ describe('reads by resourceVersion', () => {
 });
 
 describe('chunked lists', () => {
-  let db: TestDatabase;
-  let s: TestServer;
+  const s = useServer({ args: ['--history-retention=3s'] });
   const ns = '/api/v1/namespaces/chunks/configmaps';
 
   before(async () => {
-    db = await testDatabase();
-    s = await startServer({ databaseUrl: db.url, args: ['--history-retention=3s'] });
     await s.request('POST', '/api/v1/namespaces', {
       body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'chunks' } },
     });
     for (const name of ['a', 'b', 'c', 'd', 'e'])
       await s.request('POST', ns, { body: cm(name, {}, { v: '1' }) });
-  });
-
-  after(async () => {
-    await s?.stop();
-    await db?.drop();
   });
 
   it('pages stay consistent at the first page’s revision while writers change the collection', async () => {

@@ -1,6 +1,6 @@
 /**
  * Dev-only check against Kubernetes' own serialized objects (not part of the repo, not run by the tests):
- *   npx tsc ... && node dist/test/support/compare-protobuf-fixtures.js [fixtures dir]
+ *   npx tsc -p tsconfig.test.json && node dist-test/test/support/compare-protobuf-fixtures.js [fixtures dir]
  * For each built-in kind with a fixture, decodes the .pb and compares with the .json, and encodes the .json
  * and compares the bytes with the .pb.
  */

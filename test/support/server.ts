@@ -1,4 +1,7 @@
-/** Starts the real server (`node dist/src/main.js serve`) as a child process and talks HTTPS to it. */
+/**
+ * Starts the real server (`node <out>/src/main.js serve`, from the build this file is part of: dist-test/ for
+ * the tests, dist/ for bench) as a child process and talks HTTPS to it.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
