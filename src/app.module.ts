@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { builtinDefinitions } from '../modules/kinds/index.js';
+import { KindsModule } from '../modules/kinds/index.js';
 import { RegistryModule } from '../modules/registry/index.js';
 import { StorageModule } from '../modules/storage/index.js';
 import { VersioningModule } from '../modules/versioning/index.js';
@@ -17,7 +17,8 @@ export class AppModule {
       imports: [
         VersioningModule.forRoot(config),
         StorageModule.forRoot(databaseUrl),
-        RegistryModule.forRoot(builtinDefinitions, config.apiEnablement),
+        RegistryModule.forRoot(config.apiEnablement),
+        KindsModule,
         WatchModule.forRoot(config.historyRetentionMs),
         ServerModule.forRoot(server, config),
       ],
