@@ -4,7 +4,7 @@ import { AdmissionModule } from '../modules/admission/index.js';
 import { AuthenticationModule } from '../modules/authentication/index.js';
 import { AuthorizationModule } from '../modules/authorization/index.js';
 import { EndpointsModule } from '../modules/endpoints/index.js';
-import { builtinDefinitions } from '../modules/kinds/index.js';
+import { KindsModule } from '../modules/kinds/index.js';
 import { RegistryModule } from '../modules/registry/index.js';
 import { StorageModule } from '../modules/storage/index.js';
 import { VersioningModule } from '../modules/versioning/index.js';
@@ -34,7 +34,8 @@ export class AppModule {
       imports: [
         VersioningModule.forRoot(config),
         StorageModule.forRoot(databaseUrl),
-        RegistryModule.forRoot(builtinDefinitions, config.apiEnablement),
+        RegistryModule.forRoot(config.apiEnablement),
+        KindsModule,
         WatchModule.forRoot(config.historyRetentionMs),
         AuthorizationModule,
         AuthenticationModule.forRoot({ tokens: server.tokens }),

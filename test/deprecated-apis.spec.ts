@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { builtinDefinitions } from '../modules/kinds/index.js';
+import { Registry } from '../modules/registry/index.js';
 import { migrate } from '../modules/storage/index.js';
 import { DeprecatedApis } from '../modules/versioning/index.js';
 import { parseConfig } from '../src/config/config.js';
@@ -18,9 +18,6 @@ import { createServer } from '../src/server/http.js';
 import { servingTls } from '../src/server/tls.js';
 import { testDatabase, type TestDatabase } from './support/database.js';
 import { widgetDefinition } from './support/test-apis.js';
-
-// this file runs in a process of its own: the test kind joins the built-in ones before the server is made
-builtinDefinitions.push(widgetDefinition);
 
 const BETA = '/apis/testing.pgkube.io/v1beta1/namespaces/default/widgets';
 const TOKEN = 'record-test-token';
@@ -40,6 +37,8 @@ describe('deprecated APIs requested', () => {
       serverAddress: () => '127.0.0.1:6443',
       shuttingDown: () => false,
     });
+    // the test kind joins as a CRD's would, through the registry
+    app.get(Registry).register(widgetDefinition);
     await app.init();
     http = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
     await http.ready();

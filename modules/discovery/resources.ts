@@ -3,7 +3,7 @@
  * then one entry per subresource (`pods/status`), sorted by name the way kube registers its paths.
  */
 import { createHash } from 'node:crypto';
-import type { ResourceDefinition, Verb } from '../registry/index.js';
+import { versionView, type ResourceDefinition, type Verb } from '../registry/index.js';
 
 export interface GroupVersionKind {
   group: string;
@@ -102,7 +102,8 @@ export function apiResources(
   version: string,
 ): APIResource[] {
   const out: APIResource[] = [];
-  for (const def of definitionsServing(defs, group, version)) {
+  for (const served of definitionsServing(defs, group, version)) {
+    const def = versionView(served, version);
     const namespaced = def.scope === 'Namespaced';
     const main: APIResource = {
       name: def.resource,

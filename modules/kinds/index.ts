@@ -1,27 +1,9 @@
-/** The built-in kinds of the first slice, as data. */
-import type { ResourceDefinition } from '../registry/index.js';
-import { leaseDefinition } from './coordination/lease.js';
-import { configMapDefinition } from './core/configmap.js';
-import { eventDefinition } from './core/event.js';
-import { namespaceDefinition } from './core/namespace.js';
-import { secretDefinition } from './core/secret.js';
-import { serviceAccountDefinition } from './core/serviceaccount.js';
-
-export const builtinDefinitions: ResourceDefinition[] = [
-  namespaceDefinition,
-  configMapDefinition,
-  secretDefinition,
-  serviceAccountDefinition,
-  eventDefinition,
-  leaseDefinition,
-];
-
-export {
-  configMapDefinition,
-  eventDefinition,
-  leaseDefinition,
-  namespaceDefinition,
-  secretDefinition,
-  serviceAccountDefinition,
-};
+export { builtinDefinitions } from './builtin.js';
+export { KindsModule } from './kinds.module.js';
+export { leaseDefinition } from './coordination/lease.js';
+export { configMapDefinition } from './core/configmap.js';
+export { eventDefinition } from './core/event.js';
+export { namespaceDefinition } from './core/namespace.js';
+export { secretDefinition } from './core/secret.js';
+export { serviceAccountDefinition } from './core/serviceaccount.js';
 export { ageColumn, nameColumn } from './columns.js';

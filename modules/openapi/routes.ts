@@ -2,7 +2,7 @@
  * The operations kube's installer registers for a resource: collection, item, all-namespaces and watch paths,
  * and subresources. Only verbs and subresources a definition declares are listed.
  */
-import type { ResourceDefinition } from '../registry/index.js';
+import { versionView, type ResourceDefinition } from '../registry/index.js';
 import { subresourceInfo, subresourceKind, type GroupVersionKind } from '../discovery/index.js';
 import { META } from './meta-schemas.js';
 import {
@@ -38,7 +38,9 @@ import {
   type ParamSpec,
 } from './params.js';
 
-export function resourcePaths(def: ResourceDefinition, version: string): PathSpec[] {
+export function resourcePaths(served: ResourceDefinition, version: string): PathSpec[] {
+  // the version's own schema (protobuf media types) and subresources
+  const def = versionView(served, version);
   const has = (v: string): boolean => (def.verbs as string[]).includes(v);
   const K = def.kind;
   const gv = operationGroupVersion(def.group, version);

@@ -3,7 +3,7 @@
  * version, every shared sub-schema the definitions carry (`x-pgkube-ref` nodes with content; the first wins), and
  * our apimachinery library for the rest.
  */
-import type { ResourceDefinition, Schema } from '../registry/index.js';
+import { versionView, type ResourceDefinition, type Schema } from '../registry/index.js';
 import { memo } from '../discovery/index.js';
 import { apiSchemaKinds, apiSchemas } from './api-schemas.js';
 import { apiVersionField, kindField, META, metaObjectSchemas, ref } from './meta-schemas.js';
@@ -45,7 +45,7 @@ export function componentSources(defs: readonly ResourceDefinition[]): ReadonlyM
       for (const version of def.versions) {
         const gv = { group: def.group, version };
         sources.set(kindSchemaName(def, version), {
-          schema: rootSchema(def),
+          schema: rootSchema(versionView(def, version)),
           gvks: [{ ...gv, kind: def.kind }],
         });
         sources.set(listSchemaName(def, version), {
@@ -55,7 +55,8 @@ export function componentSources(defs: readonly ResourceDefinition[]): ReadonlyM
       }
     }
     const seen = new Set<Schema>();
-    for (const def of defs) collectShared(def.schema, sources, seen);
+    for (const def of defs)
+      for (const version of def.versions) collectShared(versionView(def, version).schema, sources, seen);
     for (const [name, schema] of Object.entries({ ...metaObjectSchemas, ...apiSchemas })) {
       if (sources.has(name)) continue;
       const kind = apiSchemaKinds[name];

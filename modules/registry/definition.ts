@@ -89,6 +89,13 @@ export interface VersionLifecycle {
   replacement?: GroupVersionKindRef;
 }
 
+/** What a version of a kind may declare for itself; absent fields fall back to the definition's own. */
+export interface VersionData {
+  schema?: Schema;
+  printerColumns?: PrinterColumn[];
+  subresources?: string[];
+}
+
 export interface ResourceDefinition {
   /** API group; '' is the core group */
   group: string;
@@ -131,6 +138,11 @@ export interface ResourceDefinition {
    * there is skipped (the main strategy's hooks do not run for subresource writes).
    */
   subresourceStrategies?: Record<string, Strategy>;
+  /**
+   * Per-version schema, printer columns and subresources (a CRD's versions may differ in each). Readers take
+   * a version's view through `versionView` (registry.find returns it), never this map directly.
+   */
+  perVersion?: Record<string, VersionData>;
 }
 
 export { groupVersion };

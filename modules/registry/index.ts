@@ -1,5 +1,6 @@
 export * from './definition.js';
-export { Registry, storageKey } from './registry.js';
+export { Registry, storageKey, type RegistryEvent, type RegistryListener } from './registry.js';
+export { versionView } from './version-view.js';
 export { GenericStore } from './generic-store.js';
 
 export { RegistryModule, type Enablement } from './registry.module.js';

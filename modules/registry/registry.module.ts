@@ -2,26 +2,21 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { STORE } from '../storage/index.js';
 import type { Store } from '../storage/index.js';
 import { GenericStore } from './generic-store.js';
-import type { ResourceDefinition } from './definition.js';
+import type { Enablement } from './enablement.js';
 import { Registry } from './registry.js';
 import { ADMISSION, type Admission } from './admission.js';
 
-/** Which versions of the built-in kinds are served (--runtime-config); default: every one. */
-export interface Enablement {
-  served(defs: readonly ResourceDefinition[]): ResourceDefinition[];
-}
+export type { Enablement };
 
+/** The registry starts empty: kinds join through Registry.register (modules/kinds for the built-in ones). */
 @Module({})
 export class RegistryModule {
-  static forRoot(definitions: ResourceDefinition[], enablement?: Enablement): DynamicModule {
+  static forRoot(enablement?: Enablement): DynamicModule {
     return {
       module: RegistryModule,
       global: true,
       providers: [
-        {
-          provide: Registry,
-          useFactory: () => new Registry(enablement?.served(definitions) ?? definitions, definitions),
-        },
+        { provide: Registry, useFactory: () => new Registry(enablement) },
         {
           provide: GenericStore,
           useFactory: (store: Store, admission?: Admission) => new GenericStore(store, admission),

@@ -18,6 +18,8 @@ export interface WatchCacheOptions {
 }
 
 export interface CacheListener {
+  /** the storage key (`<group>/<resource>`) listened to */
+  readonly resource: string;
   /** called for every change in revision order */
   onEvent(event: CachedEvent): void;
   /** called after each batch of changes (one commit, one page of the change log): send what onEvent queued */
@@ -305,6 +307,11 @@ export class WatchCache {
 
   removeListener(listener: CacheListener): void {
     this.listeners.delete(listener);
+  }
+
+  /** Ends every watch of a storage key cleanly, as kube ends those of a deleted CRD: clients relist. */
+  endWatchers(resource: string): void {
+    for (const listener of [...this.listeners]) if (listener.resource === resource) listener.close();
   }
 
   private bucket(resource: string): SortedIndex {

@@ -6,7 +6,10 @@ import {
   type DynamicModule,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
+  type OnModuleDestroy,
+  type OnModuleInit,
 } from '@nestjs/common';
+import { Registry, storageKey } from '../registry/index.js';
 import { STORE } from '../storage/index.js';
 import type { Store } from '../storage/index.js';
 import { WatchCache } from './watch-cache.js';
@@ -19,6 +22,23 @@ class WatchCacheLifecycle implements OnApplicationBootstrap, BeforeApplicationSh
   /** before the HTTP server closes: it waits for open connections, and watches end only when told */
   async beforeApplicationShutdown(): Promise<void> {
     await this.cache.stop();
+  }
+}
+
+/** Watches of a kind end when the kind is removed from the registry (a CRD deleted). */
+class WatchesFollowRegistry implements OnModuleInit, OnModuleDestroy {
+  private unsubscribe?: () => void;
+  constructor(
+    @Inject(WatchCache) private readonly cache: WatchCache,
+    @Inject(Registry) private readonly registry: Registry,
+  ) {}
+  onModuleInit(): void {
+    this.unsubscribe = this.registry.subscribe((e) => {
+      if (e.type === 'removed') this.cache.endWatchers(storageKey(e.definition));
+    });
+  }
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
   }
 }
 
@@ -56,6 +76,7 @@ export class WatchModule {
           inject: [STORE],
         },
         WatchCacheLifecycle,
+        WatchesFollowRegistry,
         HistoryPruner,
       ],
       exports: [WatchCache],

@@ -69,6 +69,10 @@ export class Watcher implements CacheListener {
     this.lastRv = options.startRv;
   }
 
+  get resource(): string {
+    return this.options.resource;
+  }
+
   /** Sends the headers and, when `follow`, the initial objects, the history, then live events. */
   start(follow: boolean): void {
     const o = this.options;

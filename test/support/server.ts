@@ -29,15 +29,19 @@ export interface RequestOptions {
   token?: string | null;
 }
 
-export interface TestServer {
+/** What a client needs to reach a test server. */
+export interface ServerClient {
   url: string;
+  ca: string;
+  token: string;
+  request(method: string, path: string, options?: RequestOptions): Promise<Response>;
+}
+
+export interface TestServer extends ServerClient {
   pid: number;
   dataDir: string;
   kubeconfig: string;
-  ca: string;
-  token: string;
   output: () => string;
-  request(method: string, path: string, options?: RequestOptions): Promise<Response>;
   /** SIGTERM, then the process's exit code once it is gone */
   stop(): Promise<number | null>;
 }
@@ -50,6 +54,38 @@ export interface StartOptions {
   args?: string[];
   /** the script to run instead of src/main.js (e.g. testApisEntry) */
   entry?: string;
+}
+
+/** Requests to a server at `url` trusting `ca`, as the admin `token` unless told otherwise. */
+export function httpsClient(url: string, ca: string, token: string): ServerClient['request'] {
+  return (method: string, p: string, o: RequestOptions = {}): Promise<Response> =>
+    new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { ...o.headers };
+      const tok = o.token === undefined ? token : o.token;
+      if (tok) headers.authorization = `Bearer ${tok}`;
+      let payload: string | Buffer | undefined = o.raw;
+      if (o.body !== undefined) {
+        payload = JSON.stringify(o.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
+      const req = httpsRequest(new URL(p, url), { method, headers, ca }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
 }
 
 /** Runs `serve` with flags expected to stop it at start; resolves with its exit code and output. */
@@ -108,34 +144,7 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
   const ca = await readFile(path.join(dataDir, 'pki', 'ca.crt'), 'utf8');
   const token = (await readFile(path.join(dataDir, 'admin.token'), 'utf8')).split(',')[0];
 
-  const request = (method: string, p: string, o: RequestOptions = {}): Promise<Response> =>
-    new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { ...o.headers };
-      const tok = o.token === undefined ? token : o.token;
-      if (tok) headers.authorization = `Bearer ${tok}`;
-      let payload: string | Buffer | undefined = o.raw;
-      if (o.body !== undefined) {
-        payload = JSON.stringify(o.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
-      const req = httpsRequest(new URL(p, url), { method, headers, ca }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
-      });
-      req.on('error', reject);
-      req.end(payload);
-    });
+  const request = httpsClient(url, ca, token);
 
   return {
     url,

@@ -12,7 +12,7 @@ import {
 } from '../../modules/codec/index.js';
 import type { Schema } from '../../modules/registry/index.js';
 import { CborSequenceReader, decodeCbor } from '../../modules/codec/index.js';
-import type { TestServer } from './server.js';
+import type { ServerClient } from './server.js';
 
 export interface WatchEvent {
   type: string;
@@ -90,7 +90,7 @@ function cborItems(): Decoder {
 }
 
 export function openWatch(
-  s: TestServer,
+  s: Pick<ServerClient, 'url' | 'ca' | 'token'>,
   path: string,
   options: WatchClientOptions = {},
 ): Promise<WatchStream> {

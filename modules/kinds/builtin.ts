@@ -1,0 +1,17 @@
+/** The built-in kinds of the first slice, as data. */
+import type { ResourceDefinition } from '../registry/index.js';
+import { leaseDefinition } from './coordination/lease.js';
+import { configMapDefinition } from './core/configmap.js';
+import { eventDefinition } from './core/event.js';
+import { namespaceDefinition } from './core/namespace.js';
+import { secretDefinition } from './core/secret.js';
+import { serviceAccountDefinition } from './core/serviceaccount.js';
+
+export const builtinDefinitions: ResourceDefinition[] = [
+  namespaceDefinition,
+  configMapDefinition,
+  secretDefinition,
+  serviceAccountDefinition,
+  eventDefinition,
+  leaseDefinition,
+];

@@ -1,0 +1,24 @@
+/**
+ * One version's view of a definition: the same shape, with the schema, printer columns and subresources that
+ * version declares in `perVersion`. Views are made once per definition object and version (readers on the hot
+ * path get the same object every time); a definition that is replaced brings new views with it.
+ */
+import type { ResourceDefinition } from './definition.js';
+
+const views = new WeakMap<ResourceDefinition, Map<string, ResourceDefinition>>();
+
+export function versionView(def: ResourceDefinition, version: string): ResourceDefinition {
+  const own = def.perVersion?.[version];
+  if (!own) return def;
+  let byVersion = views.get(def);
+  if (!byVersion) views.set(def, (byVersion = new Map()));
+  let view = byVersion.get(version);
+  if (!view) {
+    view = { ...def };
+    if (own.schema) view.schema = own.schema;
+    if (own.printerColumns) view.printerColumns = own.printerColumns;
+    if (own.subresources) view.subresources = own.subresources;
+    byVersion.set(version, view);
+  }
+  return view;
+}
