@@ -4,16 +4,18 @@
  *
  * Allowed directions (an arrow is "may import"; today's graph, every edge pointing down):
  *   api            → nothing: the shared kernel (ObjectMeta, Status, GVK/GVR, RequestInfo, UserInfo, Schema)
- *   apply          → api only, and pure: no NestJS, no postgres, no database, no HTTP server (DESIGN rule 4)
+ *   apply          → api only, and pure: no NestJS, no postgres, no database, no HTTP server (ARCHITECTURE.md)
  *   health         → nothing
- *   validation, schema, metrics, authentication, storage → api
+ *   validation, schema, metrics, authorization, storage → api
+ *   authentication → api, authorization (impersonation asks the authorizer chain)
  *   watch          → api, storage
  *   registry       → api, apply, storage, validation
  *   kinds          → api, registry, validation
+ *   admission      → api, registry, storage
  *   codec, controllers → api, registry
  *   discovery      → registry;  versioning, openapi → api, discovery, registry
  *   endpoints      → any of the above (the pipeline sits on top)
- * A new edge is fine as long as it keeps the graph acyclic; storage stays free of kinds (DESIGN rule 3).
+ * A new edge is fine as long as it keeps the graph acyclic; storage stays free of kinds (ARCHITECTURE.md).
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
