@@ -3,6 +3,7 @@ import type { UserInfo } from '../modules/api/index.js';
 import { AdmissionModule } from '../modules/admission/index.js';
 import { AuthenticationModule } from '../modules/authentication/index.js';
 import { AuthorizationModule } from '../modules/authorization/index.js';
+import { ControllersModule } from '../modules/controllers/index.js';
 import { EndpointsModule } from '../modules/endpoints/index.js';
 import { KindsModule } from '../modules/kinds/index.js';
 import { RegistryModule } from '../modules/registry/index.js';
@@ -40,12 +41,12 @@ export class AppModule {
         AuthorizationModule,
         AuthenticationModule.forRoot({ tokens: server.tokens }),
         AdmissionModule,
+        ControllersModule,
         EndpointsModule.forRoot({
           shuttingDown: server.shuttingDown,
           serverAddress: server.serverAddress,
           livezGracePeriodMs: config.livezGracePeriodMs,
           showHiddenMetricsForVersion: config.showHiddenMetricsForVersion,
-          features: config.featureGates,
         }),
       ],
       providers: [{ provide: CONFIG, useValue: config }],

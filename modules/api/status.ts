@@ -1,4 +1,4 @@
-/** Kubernetes `Status` errors. Every failure the server reports is one of these (DESIGN.md rule 5). */
+/** Kubernetes `Status` errors. Every failure the server reports is one of these (ARCHITECTURE.md, "Module rules"). */
 
 export type StatusReason =
   | 'BadRequest'

@@ -1,4 +1,5 @@
 import {
+  Global,
   Inject,
   Logger,
   Module,
@@ -8,7 +9,7 @@ import {
 import { GenericStore, Registry } from '../registry/index.js';
 import { NamespaceController } from './namespace-controller.js';
 
-class NamespaceLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+class NamespaceControllerRun implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(@Inject(NamespaceController) private readonly controller: NamespaceController) {}
   async onApplicationBootstrap(): Promise<void> {
     await this.controller.ensureBuiltins();
@@ -20,6 +21,7 @@ class NamespaceLifecycle implements OnApplicationBootstrap, OnApplicationShutdow
 }
 
 /** The in-process controllers (today: namespace lifecycle), started once the application is up. */
+@Global()
 @Module({
   providers: [
     {
@@ -28,7 +30,7 @@ class NamespaceLifecycle implements OnApplicationBootstrap, OnApplicationShutdow
         new NamespaceController(registry, generic, (m) => new Logger('namespace-controller').warn(m)),
       inject: [Registry, GenericStore],
     },
-    NamespaceLifecycle,
+    NamespaceControllerRun,
   ],
   exports: [NamespaceController],
 })

@@ -3,7 +3,7 @@ import { ApiError, isPlainObject } from '../api/index.js';
 import { decodeBody, decodeCbor, decodeDeleteOptions, negotiateInput } from '../codec/index.js';
 import type { DeleteOptions, GenericStore } from '../registry/index.js';
 import { bodyOf, parseDryRun, selectionOf, type ResourceRequest } from './request.js';
-import { send } from './respond.js';
+import { addWarnings, send } from './respond.js';
 
 /** Reads DeleteOptions (query parameters win over the body); a dry run is recorded in the context. */
 function deleteOptions(r: ResourceRequest): DeleteOptions {
@@ -58,6 +58,7 @@ export async function remove(
 ): Promise<unknown> {
   const { info, def } = r;
   const result = await generic.delete(r.ctx, def, info.namespace, info.name, deleteOptions(r));
+  addWarnings(r.reply, r.ctx.warnings);
   if (!result.removed) {
     onTerminating();
     return send(r.reply, 200, result.object, r.out);

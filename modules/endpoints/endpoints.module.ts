@@ -3,12 +3,12 @@ import type postgres from 'postgres';
 import { servedMinorVersion } from '../api/index.js';
 import { AuthenticatorUnion, Impersonation } from '../authentication/index.js';
 import { AuthorizerChain } from '../authorization/index.js';
-import { ControllersModule, NamespaceController } from '../controllers/index.js';
+import { NamespaceController } from '../controllers/index.js';
 import { always, flag, HealthEndpoint, withGracePeriod, withTimeout } from '../health/index.js';
 import { ApiMetrics } from '../metrics/index.js';
 import { GenericStore, Registry } from '../registry/index.js';
 import { SQL, STORE, type Store } from '../storage/index.js';
-import { DeprecatedApis, FeatureGates } from '../versioning/index.js';
+import { DeprecatedApis, FEATURE_GATES, type FeatureGates } from '../versioning/index.js';
 import { WatchCache } from '../watch/index.js';
 import { NonResourceHandlers } from './non-resource.js';
 import { Pipeline } from './pipeline.js';
@@ -24,7 +24,6 @@ export interface EndpointsOptions {
   livezGracePeriodMs: number;
   /** --show-hidden-metrics-for-version */
   showHiddenMetricsForVersion?: string;
-  features: FeatureGates;
 }
 
 type HealthEndpoints = Record<'healthz' | 'livez' | 'readyz', HealthEndpoint>;
@@ -70,7 +69,6 @@ export class EndpointsModule {
   static forRoot(options: EndpointsOptions): DynamicModule {
     return {
       module: EndpointsModule,
-      imports: [ControllersModule],
       providers: [
         {
           provide: ApiMetrics,
@@ -119,6 +117,7 @@ export class EndpointsModule {
             nonResources: NonResourceHandlers,
             deprecatedApis: DeprecatedApis,
             metrics: ApiMetrics,
+            features: FeatureGates,
           ) => {
             const logger = new Logger('pipeline');
             return new Pipeline({
@@ -130,7 +129,7 @@ export class EndpointsModule {
               nonResources,
               deprecatedApis,
               metrics,
-              features: options.features,
+              features,
               log: (e) => logger.error(e instanceof Error ? (e.stack ?? e.message) : String(e)),
             });
           },
@@ -143,6 +142,7 @@ export class EndpointsModule {
             NonResourceHandlers,
             DeprecatedApis,
             ApiMetrics,
+            FEATURE_GATES,
           ],
         },
       ],

@@ -45,7 +45,7 @@ export async function patch(generic: GenericStore, r: ResourceRequest): Promise<
     updated = patched(r, type, decodeBody(body, 'json'), validation, warnings);
   }
   const result = await generic.update(r.ctx, def, info.namespace, info.name, updated, options);
-  addWarnings(r.reply, warnings);
+  addWarnings(r.reply, [...warnings, ...r.ctx.warnings]);
   return send(r.reply, result.created ? 201 : 200, result.object, r.out);
 }
 

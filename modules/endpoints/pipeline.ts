@@ -1,5 +1,5 @@
 /**
- * The one request pipeline (DESIGN.md rule 2), read top to bottom in `handle`: request info → authenticate →
+ * The one request pipeline (ARCHITECTURE.md, "A request's path"), read top to bottom in `handle`: request info → authenticate →
  * impersonate → authorize → route (another server, non-resource paths, resources) → decode → admission →
  * storage → encode (the last four in the verb handlers and the generic store). Every failure on the way
  * leaves as a Status.

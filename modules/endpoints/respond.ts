@@ -1,4 +1,4 @@
-/** Writing responses: one encoder for objects, one for errors (every error is a Status, DESIGN.md rule 5). */
+/** Writing responses: one encoder for objects, one for errors (every error is a Status, ARCHITECTURE.md). */
 import { isListBody } from '../api/index.js';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../api/index.js';

@@ -22,7 +22,7 @@ export async function create(generic: GenericStore, r: ResourceRequest): Promise
     throw ApiError.methodNotAllowed('the server does not allow this method on the requested resource');
   const { object, warnings } = decodedBody(r);
   const created = await generic.create(r.ctx, def, info.namespace, object, writeOptions(r));
-  addWarnings(r.reply, warnings);
+  addWarnings(r.reply, [...warnings, ...r.ctx.warnings]);
   return send(r.reply, 201, created, r.out);
 }
 
@@ -57,6 +57,6 @@ export async function update(generic: GenericStore, r: ResourceRequest): Promise
     () => structuredClone(object),
     options,
   );
-  addWarnings(r.reply, warnings);
+  addWarnings(r.reply, [...warnings, ...r.ctx.warnings]);
   return send(r.reply, result.created ? 201 : 200, result.object, r.out);
 }

@@ -3,7 +3,7 @@
  * log that watchers tail by resourceVersion, and holds every body: an object's body is its change-log row at
  * `objects.rv`, which pruning keeps (a body written once, not twice: half the WAL and table space per write).
  * `revision` is the one-row counter whose row lock orders commits, so that resourceVersion order equals commit
- * order across every replica (DESIGN.md "Storage invariants").
+ * order across every replica (ARCHITECTURE.md, "Storage invariants").
  *
  * Bodies are stored without `metadata.resourceVersion`: the `rv` column is the truth and is put back on read.
  */

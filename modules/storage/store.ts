@@ -1,5 +1,5 @@
 /**
- * The storage port: narrow and revision-based (DESIGN.md rule 3). Everything above it speaks in objects and
+ * The storage port: narrow and revision-based (ARCHITECTURE.md, "Module rules"). Everything above it speaks in objects and
  * resourceVersions; PostgreSQL details stay in the adapter and surface only as the typed errors below.
  */
 import type { KubeObject } from '../api/index.js';

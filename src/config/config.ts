@@ -1,5 +1,5 @@
 /**
- * Flags (kube-apiserver style names) → one typed, validated Config, parsed once at boot (DESIGN.md rule 6).
+ * Flags (kube-apiserver style names) → one typed, validated Config, parsed once at boot (ARCHITECTURE.md).
  * Nothing else reads process.env or argv.
  */
 import path from 'node:path';
