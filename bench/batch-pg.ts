@@ -90,7 +90,9 @@ async function statementSubject(url: string): Promise<Subject> {
         Array.from({ length: size }, () => {
           const name = `cm-${++serial}`;
           const key = { resource: '/configmaps', namespace: 'default', name };
-          return store.create(key, configMap(name, randomUUID()), { activeNamespace: 'default' });
+          return store.create(key, configMap(name, randomUUID()), {
+            requires: { resource: '/namespaces', namespace: '', name: 'default' },
+          });
         }),
       ),
     close: async () => {

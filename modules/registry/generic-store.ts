@@ -4,7 +4,7 @@
  */
 import { nowTimestamp, type KubeList, type KubeObject } from '../api/index.js';
 import { ApiError, type FieldError, type GroupResource } from '../api/index.js';
-import { NamespaceTerminatingError, type ObjectKey, type Store, type Stored } from '../storage/index.js';
+import { RequiredObjectDeletingError, type ObjectKey, type Store, type Stored } from '../storage/index.js';
 import { groupVersion, type ResourceDefinition, type Strategy } from './definition.js';
 import { deepEqual, fillForCreate, fillForUpdate, pendingFinalizers } from './object-meta.js';
 import { recordManagedFields } from './managed-fields.js';
@@ -105,13 +105,17 @@ export class GenericStore {
     const name = obj.metadata.name!;
     const key = this.key(def, namespace, name);
     const activeNamespace = def.scope === 'Namespaced' ? key.namespace : undefined;
+    const requires =
+      activeNamespace === undefined
+        ? undefined
+        : { resource: '/namespaces', namespace: '', name: activeNamespace };
     if (options.dryRun) {
       if (await this.read(def, namespace, name)) throw ApiError.alreadyExists(this.gr(def), name);
       if (activeNamespace !== undefined) await this.requireActiveNamespace(def, activeNamespace, name);
       return obj;
     }
     try {
-      return (await this.store.create(key, obj, { activeNamespace })).object;
+      return (await this.store.create(key, obj, { requires })).object;
     } catch (e) {
       throw toApiError(e, this.gr(def), name);
     }
@@ -319,7 +323,8 @@ export class GenericStore {
       });
     if (!ns) throw ApiError.notFound({ group: '', resource: 'namespaces' }, namespace);
     if (ns.object.metadata.deletionTimestamp) {
-      throw toApiError(new NamespaceTerminatingError(namespace), this.gr(def), name);
+      const key = { resource: '/namespaces', namespace: '', name: namespace };
+      throw toApiError(new RequiredObjectDeletingError(key), this.gr(def), name);
     }
   }
 

@@ -3,9 +3,9 @@ import { ApiError, type GroupResource } from '../api/index.js';
 import {
   AlreadyExistsError,
   ConflictError,
-  NamespaceNotFoundError,
-  NamespaceTerminatingError,
   NotFoundError,
+  RequiredObjectDeletingError,
+  RequiredObjectMissingError,
   UnavailableError,
 } from '../storage/index.js';
 
@@ -16,13 +16,14 @@ export function toApiError(error: unknown, gr: GroupResource, name: string): unk
   if (error instanceof NotFoundError) return ApiError.notFound(gr, name);
   if (error instanceof AlreadyExistsError) return ApiError.alreadyExists(gr, name);
   if (error instanceof ConflictError) return ApiError.conflict(gr, name, MODIFIED_MESSAGE);
-  if (error instanceof NamespaceNotFoundError)
-    return ApiError.notFound({ group: '', resource: 'namespaces' }, error.namespace);
-  if (error instanceof NamespaceTerminatingError) {
+  // a create's required object is its namespace (the only one generic-store.ts asks for)
+  if (error instanceof RequiredObjectMissingError)
+    return ApiError.notFound({ group: '', resource: 'namespaces' }, error.key.name);
+  if (error instanceof RequiredObjectDeletingError) {
     return new ApiError(
       403,
       'Forbidden',
-      `${gr.group ? `${gr.resource}.${gr.group}` : gr.resource} "${name}" is forbidden: unable to create new content in namespace ${error.namespace} because it is being terminated`,
+      `${gr.group ? `${gr.resource}.${gr.group}` : gr.resource} "${name}" is forbidden: unable to create new content in namespace ${error.key.name} because it is being terminated`,
       {
         name,
         group: gr.group || undefined,
@@ -30,7 +31,7 @@ export function toApiError(error: unknown, gr: GroupResource, name: string): unk
         causes: [
           {
             reason: 'NamespaceTerminating',
-            message: `namespace ${error.namespace} is being terminated`,
+            message: `namespace ${error.key.name} is being terminated`,
             field: 'metadata.namespace',
           },
         ],

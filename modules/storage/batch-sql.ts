@@ -7,8 +7,6 @@
  * is made while the tables are nearly empty; an EXISTS or a join there may become a hashed or sequential scan
  * of the whole table, which costs O(objects) on every later batch (see write-batch.spec.ts).
  */
-import { NAMESPACES_RESOURCE } from './store.js';
-
 /** NOTIFY channel that wakes every replica's watch feed after a commit (a hint; the table is the truth). The
  * payload names the replica, so a replica can skip its own: it learned of those changes first-hand. */
 export const CHANGE_CHANNEL = 'pgkube_changes';
@@ -22,7 +20,8 @@ export interface BatchKinds {
 
 const OPS = `ops AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb)
-    AS o(i int, op text, res text, ns text, name text, uid uuid, exp bigint, body jsonb, ans text)
+    AS o(i int, op text, res text, ns text, name text, uid uuid, exp bigint, body jsonb,
+      req_res text, req_ns text, req_name text)
 )`;
 
 // one row: the counter bump, and the one notification of the batch (sent at commit, when $4 asks for it)
@@ -33,10 +32,11 @@ const COUNTER = `c AS (UPDATE revision SET rv = rv + $2::int WHERE id = 1
 /** the stored revision of o's key, NULL when absent (in the statement's snapshot) */
 const CURRENT_RV = `(SELECT t.rv FROM objects t WHERE t.resource = o.res AND t.namespace = o.ns AND t.name = o.name)`;
 
-/** 'active' / 'terminating' for o's namespace, NULL when it does not exist (its body: its change-log row) */
-const NAMESPACE_STATE = `(SELECT CASE WHEN nb.body->'metadata'->'deletionTimestamp' IS NULL THEN 'active' ELSE 'terminating' END
-    FROM objects n JOIN changes nb ON nb.rv = n.rv
-    WHERE n.resource = '${NAMESPACES_RESOURCE}' AND n.namespace = '' AND n.name = o.ans)`;
+/** 'ok' / 'deleting' for the object o requires (CreateOptions.requires), NULL when it does not exist (its
+ * body: its change-log row) */
+const REQUIRED_STATE = `(SELECT CASE WHEN rb.body->'metadata'->'deletionTimestamp' IS NULL THEN 'ok' ELSE 'deleting' END
+    FROM objects req JOIN changes rb ON rb.rv = req.rv
+    WHERE req.resource = o.req_res AND req.namespace = o.req_ns AND req.name = o.req_name)`;
 
 // The absence check reads the statement's snapshot. A create of the same key committed by another replica
 // after that snapshot was taken makes the INSERT fail with a unique violation: the batch then re-runs one
@@ -46,7 +46,7 @@ const NAMESPACE_STATE = `(SELECT CASE WHEN nb.body->'metadata'->'deletionTimesta
 const INSERT = `ins AS (
   INSERT INTO objects (resource, namespace, name, uid, rv)
   SELECT o.res, o.ns, o.name, o.uid, c.base + o.i FROM ops o CROSS JOIN c
-  WHERE o.op = 'c' AND ${CURRENT_RV} IS NULL AND (o.ans IS NULL OR ${NAMESPACE_STATE} = 'active')
+  WHERE o.op = 'c' AND ${CURRENT_RV} IS NULL AND (o.req_res IS NULL OR ${REQUIRED_STATE} = 'ok')
   RETURNING rv, resource, namespace, name
 ), ins_body AS (
   SELECT ins.rv, ins.resource, ins.namespace, ins.name, o.body FROM ins CROSS JOIN c JOIN ops o ON o.i = ins.rv - c.base
@@ -99,7 +99,7 @@ export function batchSql(kinds: BatchKinds): string {
   return `WITH ${parts.join(',\n')}
 SELECT o.i, c.base, a.rv, a.deleted,
   CASE WHEN a.rv IS NULL AND o.op <> 'c' THEN ${CURRENT_RV} END AS cur,
-  CASE WHEN a.rv IS NULL AND o.ans IS NOT NULL THEN ${NAMESPACE_STATE} END AS ns
+  CASE WHEN a.rv IS NULL AND o.req_res IS NOT NULL THEN ${REQUIRED_STATE} END AS req
 FROM ops o CROSS JOIN c
 LEFT JOIN (${applied}) a ON a.rv = c.base + o.i
 `;

@@ -16,7 +16,7 @@ import { testDatabase, type TestDatabase } from '../../test/support/database.js'
 import type { KubeObject } from '../api/index.js';
 import { connect, migrate } from './database.js';
 import { PostgresStore } from './postgres-store.js';
-import type { ObjectKey } from './store.js';
+import { RequiredObjectDeletingError, type ObjectKey } from './store.js';
 
 const migrations = fileURLToPath(new URL('../../../migrations', import.meta.url));
 const cm = (name: string): ObjectKey => ({ resource: '/configmaps', namespace: 'ns', name });
@@ -120,12 +120,12 @@ describe('bodies in the change log', () => {
     await store.create(cm('filler'), configMap(cm('filler'), 'x'));
     await store.pruneChanges(0);
     const key = { resource: '/configmaps', namespace: 'old-ns', name: 'inside' };
-    await store.create(key, configMap(key, 'x'), { activeNamespace: 'old-ns' });
+    await store.create(key, configMap(key, 'x'), { requires: ns });
     await store.update(ns, namespace({ deletionTimestamp: '2026-01-01T00:00:00Z' }), created.rv);
     const late = { ...key, name: 'late' };
     await assert.rejects(
-      store.create(late, configMap(late, 'x'), { activeNamespace: 'old-ns' }),
-      /terminating/,
+      store.create(late, configMap(late, 'x'), { requires: ns }),
+      RequiredObjectDeletingError,
     );
   });
 });

@@ -4,9 +4,9 @@ import type { KubeObject } from '../api/index.js';
 import {
   AlreadyExistsError,
   ConflictError,
-  NamespaceNotFoundError,
-  NamespaceTerminatingError,
   NotFoundError,
+  RequiredObjectDeletingError,
+  RequiredObjectMissingError,
   UnavailableError,
   type Change,
   type ChangePage,
@@ -101,16 +101,15 @@ export class PostgresStore implements Store {
       key,
       uid: String(object.metadata.uid),
       body,
-      activeNamespace: options.activeNamespace,
+      requires: options.requires,
     }).catch((error: unknown) => {
       // another replica committed this key after the batch's snapshot was taken (see batch-sql.ts)
       if (isKeyTaken(error)) throw new AlreadyExistsError(key);
       throw error;
     });
     if (outcome.rv !== undefined) return withRv(body, outcome.rv);
-    if (outcome.namespaceState === 'missing') throw new NamespaceNotFoundError(options.activeNamespace!);
-    if (outcome.namespaceState === 'terminating')
-      throw new NamespaceTerminatingError(options.activeNamespace!);
+    if (outcome.requiredState === 'missing') throw new RequiredObjectMissingError(options.requires!);
+    if (outcome.requiredState === 'deleting') throw new RequiredObjectDeletingError(options.requires!);
     throw new AlreadyExistsError(key);
   }
 

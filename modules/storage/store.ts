@@ -47,8 +47,11 @@ export interface LocalCommit {
 }
 
 export interface CreateOptions {
-  /** refuse the create unless this namespace exists and is not terminating (checked in the same transaction) */
-  activeNamespace?: string;
+  /**
+   * create only if this object exists and is not being deleted (no metadata.deletionTimestamp); checked in the
+   * write's own transaction
+   */
+  requires?: ObjectKey;
 }
 
 export interface Snapshot {
@@ -83,8 +86,6 @@ export interface Store {
   subscribe(onChange: (local?: LocalCommit) => void): Promise<() => Promise<void>>;
 }
 
-export const NAMESPACES_RESOURCE = '/namespaces';
-
 export class StorageError extends Error {}
 
 export class NotFoundError extends StorageError {
@@ -106,15 +107,17 @@ export class ConflictError extends StorageError {
   }
 }
 
-export class NamespaceNotFoundError extends StorageError {
-  constructor(readonly namespace: string) {
-    super(`namespace ${namespace} not found`);
+/** a create's required object (CreateOptions.requires) does not exist */
+export class RequiredObjectMissingError extends StorageError {
+  constructor(readonly key: ObjectKey) {
+    super(`required ${key.resource} ${key.namespace}/${key.name} not found`);
   }
 }
 
-export class NamespaceTerminatingError extends StorageError {
-  constructor(readonly namespace: string) {
-    super(`namespace ${namespace} is terminating`);
+/** a create's required object (CreateOptions.requires) is being deleted: it has metadata.deletionTimestamp */
+export class RequiredObjectDeletingError extends StorageError {
+  constructor(readonly key: ObjectKey) {
+    super(`required ${key.resource} ${key.namespace}/${key.name} is being deleted`);
   }
 }
 

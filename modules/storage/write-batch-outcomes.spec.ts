@@ -13,14 +13,16 @@ import { PostgresStore } from './postgres-store.js';
 import {
   AlreadyExistsError,
   ConflictError,
-  NamespaceNotFoundError,
-  NamespaceTerminatingError,
   NotFoundError,
+  RequiredObjectDeletingError,
+  RequiredObjectMissingError,
   type Change,
   type ObjectKey,
 } from './store.js';
 
 const cm = (name: string, namespace = 'ns'): ObjectKey => ({ resource: '/configmaps', namespace, name });
+/** creates in namespace `name` require it */
+const inNs = (name = 'ns') => ({ requires: { resource: '/namespaces', namespace: '', name } });
 
 function object(key: ObjectKey, extra: Partial<KubeObject['metadata']> = {}): KubeObject {
   return {
@@ -53,19 +55,19 @@ describe('write batch outcomes', () => {
   });
 
   it('reports each failing write and commits its batch-mates in one batch', async () => {
-    await store.create(cm('taken'), object(cm('taken')), { activeNamespace: 'ns' });
-    const toDelete = await store.create(cm('del'), object(cm('del')), { activeNamespace: 'ns' });
-    const toUpdate = await store.create(cm('upd'), object(cm('upd')), { activeNamespace: 'ns' });
-    const stale = await store.create(cm('stale'), object(cm('stale')), { activeNamespace: 'ns' });
+    await store.create(cm('taken'), object(cm('taken')), inNs());
+    const toDelete = await store.create(cm('del'), object(cm('del')), inNs());
+    const toUpdate = await store.create(cm('upd'), object(cm('upd')), inNs());
+    const stale = await store.create(cm('stale'), object(cm('stale')), inNs());
     const commits: { base: number; changes: Change[] }[] = [];
     await store.subscribe((local) => local && commits.push(local));
 
     // submitted in one turn on distinct keys: the batcher sends them as one statement
     const results = await Promise.allSettled([
-      store.create(cm('new'), object(cm('new')), { activeNamespace: 'ns' }),
-      store.create(cm('taken'), object(cm('taken')), { activeNamespace: 'ns' }),
-      store.create(cm('x', 'nowhere'), object(cm('x', 'nowhere')), { activeNamespace: 'nowhere' }),
-      store.create(cm('x', 'going'), object(cm('x', 'going')), { activeNamespace: 'going' }),
+      store.create(cm('new'), object(cm('new')), inNs()),
+      store.create(cm('taken'), object(cm('taken')), inNs()),
+      store.create(cm('x', 'nowhere'), object(cm('x', 'nowhere')), inNs('nowhere')),
+      store.create(cm('x', 'going'), object(cm('x', 'going')), inNs('going')),
       store.update(cm('upd'), object(cm('upd')), toUpdate.rv),
       store.update(cm('stale'), object(cm('stale')), stale.rv - 1),
       store.update(cm('absent'), object(cm('absent')), 5),
@@ -79,8 +81,10 @@ describe('write batch outcomes', () => {
     const { base } = commits[0];
     assert.equal(value(0).rv, base + 1);
     assert.ok(reason(1) instanceof AlreadyExistsError, String(reason(1)));
-    assert.ok(reason(2) instanceof NamespaceNotFoundError, String(reason(2)));
-    assert.ok(reason(3) instanceof NamespaceTerminatingError, String(reason(3)));
+    assert.ok(reason(2) instanceof RequiredObjectMissingError, String(reason(2)));
+    assert.deepEqual(reason(2).key, inNs('nowhere').requires);
+    assert.ok(reason(3) instanceof RequiredObjectDeletingError, String(reason(3)));
+    assert.deepEqual(reason(3).key, inNs('going').requires);
     assert.equal(value(4).rv, base + 5);
     assert.ok(reason(5) instanceof ConflictError, String(reason(5)));
     assert.ok(reason(6) instanceof NotFoundError, String(reason(6)));
@@ -110,7 +114,7 @@ describe('write batch outcomes', () => {
         const holding = other.begin(async (tx) => {
           await tx`SELECT rv FROM revision WHERE id = 1 FOR UPDATE`;
           const results = Promise.allSettled(
-            names.map((name) => store.create(cm(name), object(cm(name)), { activeNamespace: 'ns' })),
+            names.map((name) => store.create(cm(name), object(cm(name)), inNs())),
           );
           // let the batch start and block on the row lock, then commit the key from elsewhere
           await waitForLockWaiter(sql);

@@ -22,7 +22,8 @@ describe('write batch statement', () => {
 
   // A cached plan made while the tables were small must not scan them whole: that made every write cost
   // O(objects) once the table grew (seen as creates/s falling by half per few thousand objects). A hashed
-  // subplan over objects is such a scan too (of every namespace, when checking one).
+  // subplan over objects is such a scan too (of every namespace, when checking one). An index scan on part of
+  // the key would be one too, over every object sharing that part (a required namespace's whole resource).
   const mixes: BatchKinds[] = [];
   for (let id = 1; id < 8; id++) mixes.push({ create: !!(id & 1), update: !!(id & 2), delete: !!(id & 4) });
   for (const kinds of mixes) {
@@ -30,16 +31,32 @@ describe('write batch statement', () => {
       .filter(([, present]) => present)
       .map(([kind]) => kind)
       .join('+');
-    it(`reaches objects and namespaces by key in the generic plan made on empty tables (${name})`, async () => {
+    it(`reaches objects and required objects by key in the generic plan made on empty tables (${name})`, async () => {
       const plan = await genericPlan(sql, kinds);
       assert.doesNotMatch(plan, /Seq Scan on (objects|changes)/, plan);
       assert.doesNotMatch(plan, /hashed SubPlan/, plan);
-      assert.match(plan, /Index Scan using objects_resource_namespace_name_pk on objects t\b/, plan);
-      if (kinds.create)
-        assert.match(plan, /Index Scan using objects_resource_namespace_name_pk on objects n\b/, plan);
+      assert.match(plan, byFullKey('t', 'res', 'ns', 'name'), plan);
+      if (kinds.create) {
+        // the required object, and its body (for deletionTimestamp) by the change log's primary key
+        assert.match(plan, byFullKey('req', 'req_res', 'req_ns', 'req_name'), plan);
+        assert.match(
+          plan,
+          /Index Scan using changes_pkey on changes rb\b.*\n\s*Index Cond: \(rv = req\.rv\)/,
+          plan,
+        );
+      }
     });
   }
 });
+
+/** an index scan of `objects` (as `alias`) on the primary key, every column bound to the op's own fields */
+function byFullKey(alias: string, res: string, ns: string, name: string): RegExp {
+  const op = (field: string) => `o(?:_\\d+)?\\.${field}`;
+  return new RegExp(
+    `Index Scan using objects_resource_namespace_name_pk on objects ${alias}\\b.*\\n\\s*` +
+      `Index Cond: \\(\\(resource = ${op(res)}\\) AND \\(namespace = ${op(ns)}\\) AND \\(name = ${op(name)}\\)\\)`,
+  );
+}
 
 async function genericPlan(sql: postgres.Sql, kinds: BatchKinds): Promise<string> {
   const ops = JSON.stringify([
@@ -50,7 +67,9 @@ async function genericPlan(sql: postgres.Sql, kinds: BatchKinds): Promise<string
       ns: 'default',
       name: 'a',
       uid: crypto.randomUUID(),
-      ans: 'default',
+      req_res: '/namespaces',
+      req_ns: '',
+      req_name: 'default',
       body: {},
     },
     { i: 2, op: 'u', res: '/configmaps', ns: 'default', name: 'b', exp: 5, body: {} },

@@ -13,7 +13,7 @@ import type { Change, LocalCommit, ObjectKey } from './store.js';
 export { CHANGE_CHANNEL } from './batch-sql.js';
 
 export type WriteOp =
-  | { op: 'c'; key: ObjectKey; uid: string; body: KubeObject; activeNamespace?: string }
+  | { op: 'c'; key: ObjectKey; uid: string; body: KubeObject; requires?: ObjectKey }
   | { op: 'u'; key: ObjectKey; body: KubeObject; expectedRv: number }
   | { op: 'd'; key: ObjectKey; expectedRv: number };
 
@@ -24,8 +24,8 @@ export interface WriteOutcome {
   rv?: number;
   /** for an update or delete that did not apply: the key's stored revision (undefined: absent) */
   currentRv?: number;
-  /** for a create into a namespace that did not apply */
-  namespaceState?: 'missing' | 'terminating' | 'active';
+  /** for a create with a required object that did not apply: that object's state ('ok': the key was taken) */
+  requiredState?: 'missing' | 'deleting' | 'ok';
   /** the removed object, for an applied delete */
   deleted?: KubeObject;
 }
@@ -73,7 +73,11 @@ function toRow(op: WriteOp, i: number): Record<string, unknown> {
   if (op.op === 'c') {
     row.uid = op.uid;
     row.body = op.body;
-    if (op.activeNamespace !== undefined) row.ans = op.activeNamespace;
+    if (op.requires !== undefined) {
+      row.req_res = op.requires.resource;
+      row.req_ns = op.requires.namespace;
+      row.req_name = op.requires.name;
+    }
   } else {
     row.exp = op.expectedRv;
     if (op.op === 'u') row.body = op.body;
@@ -185,8 +189,8 @@ export class WriteBatcher {
         base: Number(row.base),
         rv: applied ? Number(row.rv) : undefined,
         currentRv: row.cur === null ? undefined : Number(row.cur),
-        namespaceState:
-          !applied && op.op === 'c' && op.activeNamespace !== undefined ? (row.ns ?? 'missing') : undefined,
+        requiredState:
+          !applied && op.op === 'c' && op.requires !== undefined ? (row.req ?? 'missing') : undefined,
         deleted: row.deleted ?? undefined,
       };
     }
