@@ -62,7 +62,10 @@ export interface Snapshot {
 
 export interface Store {
   get(key: ObjectKey): Promise<Stored | undefined>;
-  /** every object of a resource (in one namespace when given), read at one snapshot */
+  /**
+   * every object of a resource (in one namespace when given) in key order (namespace, name), read at one
+   * snapshot
+   */
   list(resource: string, namespace?: string): Promise<ListResult>;
   create(key: ObjectKey, object: KubeObject, options?: CreateOptions): Promise<Stored>;
   /** replace the object if its stored revision is still `expectedRv` */
