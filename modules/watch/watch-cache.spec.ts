@@ -40,6 +40,8 @@ const shown = (objects: KubeObject[]) =>
   );
 
 class Recorder implements CacheListener {
+  /** records every resource's events (no watch of its own to end) */
+  readonly resource = '*';
   events: CachedEvent[] = [];
   flushes = 0;
   closed = false;
