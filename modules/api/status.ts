@@ -95,7 +95,7 @@ export class ApiError extends Error {
       403,
       'Forbidden',
       message,
-      gr ? { name, group: gr.group, kind: gr.resource } : undefined,
+      gr ? { name, group: gr.group || undefined, kind: gr.resource } : undefined,
     );
   }
 

@@ -31,10 +31,12 @@ export function forbidden(a: Attributes, reason?: string): ApiError {
   if (!a.isResourceRequest) {
     return ApiError.forbidden(`forbidden: User "${a.user.name}" cannot ${a.verb} path "${a.path}"${why}`);
   }
+  // kube's NewForbidden: the group-qualified resource (no subresource) first, the subresource in the sentence
+  const qualified = a.apiGroup ? `${a.resource}.${a.apiGroup}` : a.resource;
   const what = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
   const where = a.namespace ? `in the namespace "${a.namespace}"` : 'at the cluster scope';
   return ApiError.forbidden(
-    `${what}${a.name ? ` "${a.name}"` : ''} is forbidden: User "${a.user.name}" cannot ${a.verb} resource "${what}" in API group "${a.apiGroup}" ${where}${why}`,
+    `${qualified}${a.name ? ` "${a.name}"` : ''} is forbidden: User "${a.user.name}" cannot ${a.verb} resource "${what}" in API group "${a.apiGroup}" ${where}${why}`,
     { group: a.apiGroup, resource: a.resource },
     a.name || undefined,
   );

@@ -1,0 +1,145 @@
+/**
+ * The authorizer chain: the first allow or deny decides, later authorizers are not asked; a request nobody
+ * allows is denied (default deny); a refusal is kube's Forbidden Status, worded for resources (cluster-scoped
+ * or in a namespace, with subresource and name) and for non-resource paths.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ApiError, parseRequestInfo, type UserInfo } from '../api/index.js';
+import {
+  allow,
+  noOpinion,
+  requestAttributes,
+  type Attributes,
+  type Authorizer,
+  type Verdict,
+} from './authorizer.js';
+import { AuthorizerChain, forbidden } from './chain.js';
+import { PrivilegedGroupsAuthorizer } from './privileged-groups.js';
+import { AuthenticatedUsersAuthorizer, PublicInfoAuthorizer } from './public-info.js';
+
+class Fixed implements Authorizer {
+  calls = 0;
+  constructor(private readonly verdict: Verdict) {}
+  async authorize(): Promise<Verdict> {
+    this.calls++;
+    return this.verdict;
+  }
+}
+
+const alice: UserInfo = { name: 'alice', uid: '', groups: ['system:authenticated'] };
+const anonymous: UserInfo = { name: 'system:anonymous', uid: '', groups: ['system:unauthenticated'] };
+const admin: UserInfo = { name: 'admin', uid: '', groups: ['system:masters'] };
+
+const attrs = (user: UserInfo, method: string, path: string): Attributes =>
+  requestAttributes(user, parseRequestInfo(method, path, {}));
+
+async function refusal(p: Promise<unknown>): Promise<ApiError> {
+  const e = await p.then(
+    () => assert.fail('expected 403'),
+    (err: unknown) => err,
+  );
+  assert.ok(e instanceof ApiError, String(e));
+  assert.equal(e.code, 403);
+  assert.equal(e.reason, 'Forbidden');
+  return e;
+}
+
+describe('AuthorizerChain', () => {
+  const a = attrs(alice, 'GET', '/api/v1/namespaces');
+
+  it('the first allow decides; later authorizers are not asked', async () => {
+    const skip = new Fixed(noOpinion);
+    const yes = new Fixed(allow);
+    const no = new Fixed({ decision: 'deny', reason: 'never' });
+    const chain = new AuthorizerChain([skip, yes, no]);
+    assert.equal((await chain.authorize(a)).decision, 'allow');
+    await chain.check(a);
+    assert.deepEqual([skip.calls, yes.calls, no.calls], [2, 2, 0]);
+  });
+
+  it('the first deny decides; later authorizers are not asked', async () => {
+    const no = new Fixed({ decision: 'deny', reason: 'blocked by policy' });
+    const yes = new Fixed(allow);
+    const chain = new AuthorizerChain([no, yes]);
+    assert.deepEqual(await chain.authorize(a), { decision: 'deny', reason: 'blocked by policy' });
+    const e = await refusal(chain.check(a));
+    assert.match(e.message, /: blocked by policy$/);
+    assert.equal(yes.calls, 0);
+  });
+
+  it('nobody allowing is a deny, with the reasons of those without opinion', async () => {
+    assert.deepEqual(await new AuthorizerChain([]).authorize(a), { decision: 'deny', reason: undefined });
+    const chain = new AuthorizerChain([
+      new Fixed({ decision: 'noOpinion', reason: 'no RBAC rule' }),
+      new Fixed(noOpinion),
+      new Fixed({ decision: 'noOpinion', reason: 'not a node' }),
+    ]);
+    assert.deepEqual(await chain.authorize(a), { decision: 'deny', reason: 'no RBAC rule; not a node' });
+    const e = await refusal(chain.check(a));
+    assert.equal(
+      e.message,
+      'namespaces is forbidden: User "alice" cannot list resource "namespaces" in API group "" at the cluster scope: no RBAC rule; not a node',
+    );
+  });
+
+  it('the server chain: masters and authenticated users allowed, anonymous only for public paths', async () => {
+    const chain = new AuthorizerChain([
+      new PrivilegedGroupsAuthorizer(),
+      new PublicInfoAuthorizer(),
+      new AuthenticatedUsersAuthorizer(),
+    ]);
+    await chain.check(attrs(admin, 'DELETE', '/api/v1/namespaces/x'));
+    await chain.check(attrs(alice, 'DELETE', '/api/v1/namespaces/x'));
+    for (const path of ['/healthz', '/livez', '/readyz', '/readyz/ping', '/version']) {
+      await chain.check(attrs(anonymous, 'GET', path));
+    }
+    await refusal(chain.check(attrs(anonymous, 'POST', '/version')));
+    await refusal(chain.check(attrs(anonymous, 'GET', '/metrics')));
+    await refusal(chain.check(attrs(anonymous, 'GET', '/api/v1/namespaces')));
+    await refusal(chain.check(attrs({ ...alice, groups: [] }, 'GET', '/api/v1/namespaces')));
+  });
+});
+
+describe('forbidden messages', () => {
+  it('a cluster-scoped resource', () => {
+    const e = forbidden(attrs(anonymous, 'GET', '/api/v1/namespaces'));
+    assert.equal(e.code, 403);
+    assert.equal(
+      e.message,
+      'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope',
+    );
+    assert.deepEqual(JSON.parse(JSON.stringify(e.toStatus())).details, { kind: 'namespaces' });
+  });
+
+  it('a named object in a namespace, in a group: the resource qualified by its group first', () => {
+    const e = forbidden(attrs(alice, 'DELETE', '/apis/coordination.k8s.io/v1/namespaces/team/leases/l1'));
+    assert.equal(
+      e.message,
+      'leases.coordination.k8s.io "l1" is forbidden: User "alice" cannot delete resource "leases" in API group "coordination.k8s.io" in the namespace "team"',
+    );
+    assert.deepEqual(e.toStatus().details, { name: 'l1', group: 'coordination.k8s.io', kind: 'leases' });
+  });
+
+  it('a subresource: named in the sentence, not in the qualified resource (kube NewForbidden)', () => {
+    // kube's request info puts /namespaces/{name}/status in the namespace {name}
+    const e = forbidden(attrs(alice, 'PUT', '/api/v1/namespaces/team/status'));
+    assert.equal(
+      e.message,
+      'namespaces "team" is forbidden: User "alice" cannot update resource "namespaces/status" in API group "" in the namespace "team"',
+    );
+    const exec = forbidden(
+      attrs(alice, 'GET', '/apis/coordination.k8s.io/v1/namespaces/team/leases/l1/status'),
+    );
+    assert.equal(
+      exec.message,
+      'leases.coordination.k8s.io "l1" is forbidden: User "alice" cannot get resource "leases/status" in API group "coordination.k8s.io" in the namespace "team"',
+    );
+  });
+
+  it('a non-resource path, with a reason', () => {
+    const e = forbidden(attrs(anonymous, 'GET', '/metrics'), 'no rule');
+    assert.equal(e.message, 'forbidden: User "system:anonymous" cannot get path "/metrics": no rule');
+    assert.equal(e.toStatus().details, undefined);
+  });
+});
