@@ -3,7 +3,6 @@
  * a UID and extra fields, each of which it must be allowed to `impersonate`. Runs after authentication and
  * before authorization, which then judges the impersonated user.
  */
-import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError, type UserInfo } from '../api/index.js';
 import type { Attributes, Authorizer } from '../authorization/index.js';
 import { forbidden } from '../authorization/index.js';
@@ -14,9 +13,28 @@ const UID = 'impersonate-uid';
 const EXTRA = 'impersonate-extra-';
 const SERVICE_ACCOUNT = 'system:serviceaccount:';
 
-function values(headers: IncomingHttpHeaders, name: string): string[] {
+/** Impersonate-* headers by lower-case name, each with every value as sent. */
+export type ImpersonationHeaders = Record<string, string | string[] | undefined>;
+
+function values(headers: ImpersonationHeaders, name: string): string[] {
   const v = headers[name];
-  return v === undefined ? [] : Array.isArray(v) ? v : String(v).split(/\s*,\s*/);
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}
+
+/**
+ * The Impersonate-* headers of a request from its raw header list: a repeated header is several values and a
+ * comma belongs to the value (Node's joined `headers` would split `a,b` into two groups; kube does not).
+ */
+export function impersonationHeaders(rawHeaders: readonly string[]): ImpersonationHeaders {
+  const out: Record<string, string[]> = {};
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    if (name.length < 12 || (name.charCodeAt(0) | 0x20) !== 0x69) continue; // 'i'
+    const lower = name.toLowerCase();
+    if (!lower.startsWith('impersonate-')) continue;
+    (out[lower] ??= []).push(rawHeaders[i + 1]);
+  }
+  return out;
 }
 
 /** Extra keys travel percent-encoded in header names (kube encodes what a header name cannot hold). */
@@ -37,7 +55,7 @@ export interface ImpersonationRequest {
 }
 
 /** The Impersonate-* headers of a request; undefined when there are none. */
-export function impersonationRequest(headers: IncomingHttpHeaders): ImpersonationRequest | undefined {
+export function impersonationRequest(headers: ImpersonationHeaders): ImpersonationRequest | undefined {
   const users = values(headers, USER);
   const groups = values(headers, GROUP).filter(Boolean);
   const uids = values(headers, UID);
@@ -62,7 +80,7 @@ export class Impersonation {
   constructor(private readonly authorizer: Authorizer) {}
 
   /** The user `actor` acts as; `actor` itself when the request impersonates no one. 403 for any step not allowed. */
-  async actAs(actor: UserInfo, headers: IncomingHttpHeaders): Promise<UserInfo> {
+  async actAs(actor: UserInfo, headers: ImpersonationHeaders): Promise<UserInfo> {
     const wanted = impersonationRequest(headers);
     if (!wanted) return actor;
     let groups = [...wanted.groups];

@@ -7,7 +7,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
 import { parseRequestInfo, requestContext, type RequestContext, type RequestInfo } from '../api/index.js';
-import type { AuthenticationRequest, AuthenticatorUnion, Impersonation } from '../authentication/index.js';
+import {
+  impersonationHeaders,
+  type AuthenticationRequest,
+  type AuthenticatorUnion,
+  type Impersonation,
+} from '../authentication/index.js';
 import { requestAttributes, type AuthorizerChain } from '../authorization/index.js';
 import {
   acceptsGzip,
@@ -122,7 +127,7 @@ export class Pipeline {
       this.track(info, query, req, reply);
 
       const authenticated = await steps.authenticator.authenticate(authenticationRequest(req));
-      const user = await steps.impersonation.actAs(authenticated, req.headers);
+      const user = await steps.impersonation.actAs(authenticated, impersonationHeaders(req.raw.rawHeaders));
       const ctx = requestContext(info, user, req.headers['user-agent']);
       if (user !== authenticated) ctx.impersonator = authenticated;
       await steps.authorizer.check(requestAttributes(user, info));
