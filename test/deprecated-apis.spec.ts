@@ -4,19 +4,13 @@
  * The deprecated version is the test-only Widget's v1beta1 (support/test-apis.ts).
  */
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { Registry } from '../modules/registry/index.js';
-import { migrate } from '../modules/storage/index.js';
 import { DeprecatedApis } from '../modules/versioning/index.js';
-import { parseConfig } from '../src/config/config.js';
-import { createServer } from '../src/server/http.js';
-import { servingTls } from '../src/server/tls.js';
 import { testDatabase, type TestDatabase } from './support/database.js';
+import { inProcessApp } from './support/in-process-server.js';
 import { widgetDefinition } from './support/test-apis.js';
 
 const BETA = '/apis/testing.pgkube.io/v1beta1/namespaces/default/widgets';
@@ -29,19 +23,11 @@ describe('deprecated APIs requested', () => {
 
   before(async () => {
     db = await testDatabase();
-    await migrate(db.url);
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'pgkube-record-'));
-    const config = parseConfig(['serve', `--data-dir=${dataDir}`, `--database-url=${db.url}`], {});
-    app = await createServer(config, db.url, await servingTls({ dataDir, bindAddress: '127.0.0.1' }), {
+    ({ app, http } = await inProcessApp(db.url, {
       tokens: new Map([[TOKEN, { name: 'admin', uid: 'admin', groups: ['system:masters'] }]]),
-      serverAddress: () => '127.0.0.1:6443',
-      shuttingDown: () => false,
-    });
-    // the test kind joins as a CRD's would, through the registry
-    app.get(Registry).register(widgetDefinition);
-    await app.init();
-    http = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
-    await http.ready();
+      // the test kind joins as a CRD's would, through the registry
+      beforeInit: (a) => a.get(Registry).register(widgetDefinition),
+    }));
   });
 
   after(async () => {

@@ -2,7 +2,7 @@
  * One request's context, made by the pipeline and handed to every step after it: handlers, the generic store,
  * strategy hooks and admission plugins. Internal callers (controllers) make one with `systemContext`.
  */
-import type { RequestInfo } from './request-info.js';
+import { emptyRequestInfo, type RequestInfo } from './request-info.js';
 import type { UserInfo } from './user.js';
 
 export interface RequestContext {
@@ -22,20 +22,6 @@ export interface RequestContext {
   readonly userAgent?: string;
 }
 
-const noRequest: RequestInfo = {
-  isResourceRequest: false,
-  path: '',
-  verb: '',
-  apiPrefix: '',
-  group: '',
-  version: '',
-  namespace: '',
-  resource: '',
-  subresource: '',
-  name: '',
-  parts: [],
-};
-
 export function requestContext(info: RequestInfo, user: UserInfo, userAgent?: string): RequestContext {
   return { info, user, warnings: [], auditAnnotations: {}, dryRun: false, userAgent };
 }
@@ -49,5 +35,5 @@ export const systemUser: UserInfo = Object.freeze({
 
 /** A context for writes the server makes itself (controllers, start-up). */
 export function systemContext(): RequestContext {
-  return requestContext(noRequest, systemUser);
+  return requestContext(emptyRequestInfo(), systemUser);
 }

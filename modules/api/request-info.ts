@@ -32,16 +32,12 @@ export function isWatchFlag(value: string | undefined): boolean {
   return value !== undefined && value !== '0' && value !== 'false';
 }
 
-export function parseRequestInfo(
-  method: string,
-  path: string,
-  query: Record<string, string | undefined>,
-): RequestInfo {
-  const segments = path.split('/').filter((s) => s.length > 0);
-  const info: RequestInfo = {
+/** A request that names no resource (a non-resource path, or none at all for the server's own writes). */
+export function emptyRequestInfo(path = '', verb = ''): RequestInfo {
+  return {
     isResourceRequest: false,
     path,
-    verb: method.toLowerCase(),
+    verb,
     apiPrefix: '',
     group: '',
     version: '',
@@ -51,6 +47,15 @@ export function parseRequestInfo(
     name: '',
     parts: [],
   };
+}
+
+export function parseRequestInfo(
+  method: string,
+  path: string,
+  query: Record<string, string | undefined>,
+): RequestInfo {
+  const segments = path.split('/').filter((s) => s.length > 0);
+  const info = emptyRequestInfo(path, method.toLowerCase());
   let rest: string[];
   if (segments[0] === 'api') {
     info.apiPrefix = 'api';

@@ -4,23 +4,14 @@
  * then the routes; admission's namespace rules as a client sees them; the deprecated-version Warning.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { parseConfig } from '../../src/config/config.js';
-import { createServer } from '../../src/server/http.js';
-import { servingTls } from '../../src/server/tls.js';
 import { testDatabase, type TestDatabase } from '../../test/support/database.js';
+import { inProcessApp } from '../../test/support/in-process-server.js';
 import { widgetDefinition } from '../../test/support/test-apis.js';
 import { parseTokenFile } from '../authentication/index.js';
-import { builtinDefinitions } from '../kinds/index.js';
-import { migrate } from '../storage/index.js';
-
-// this file runs in a process of its own: the test kind (with a deprecated version) joins the built-in ones
-builtinDefinitions.push(widgetDefinition);
+import { Registry } from '../registry/index.js';
 
 const ADMIN = 'admin-token';
 const BOB = 'bob-token';
@@ -72,23 +63,11 @@ describe('request pipeline', () => {
 
   before(async () => {
     db = await testDatabase();
-    await migrate(db.url);
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'pgkube-pipeline-'));
-    const tokenFile = path.join(dataDir, 'tokens.csv');
-    await writeFile(tokenFile, TOKEN_FILE);
-    const config = parseConfig(
-      ['serve', `--data-dir=${dataDir}`, `--database-url=${db.url}`, `--token-auth-file=${tokenFile}`],
-      {},
-    );
-    assert.equal(config.tokenAuthFile, tokenFile);
-    app = await createServer(config, db.url, await servingTls({ dataDir, bindAddress: '127.0.0.1' }), {
-      tokens: parseTokenFile(TOKEN_FILE, tokenFile),
-      serverAddress: () => '127.0.0.1:6443',
-      shuttingDown: () => false,
-    });
-    await app.init();
-    http = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
-    await http.ready();
+    // the tokens as --token-auth-file would give them
+    ({ app, http } = await inProcessApp(db.url, {
+      tokens: parseTokenFile(TOKEN_FILE, 'tokens.csv'),
+      beforeInit: (a) => a.get(Registry).register(widgetDefinition),
+    }));
   });
 
   after(async () => {

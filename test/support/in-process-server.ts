@@ -6,6 +6,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
+import type { UserInfo } from '../../modules/api/index.js';
 import { migrate } from '../../modules/storage/index.js';
 import { parseConfig } from '../../src/config/config.js';
 import { createServer } from '../../src/server/http.js';
@@ -20,30 +22,62 @@ export interface InProcessServer extends ServerClient {
   stop(): Promise<void>;
 }
 
-/** Starts the application on `databaseUrl` (migrated here) with `serve` flags `args`. */
-export async function startInProcess(databaseUrl: string, args: string[] = []): Promise<InProcessServer> {
+export interface AppOptions {
+  /** more `serve` flags */
+  args?: string[];
+  /** bearer tokens and their users; default: one admin token in system:masters */
+  tokens?: Map<string, UserInfo>;
+  /** called with the application before it initialises (e.g. to register kinds) */
+  beforeInit?: (app: NestFastifyApplication) => void;
+}
+
+/**
+ * The application on `databaseUrl` (migrated here), initialised but not listening: requests reach it through
+ * Fastify's inject. `address` is what discovery reports as the server's address.
+ */
+export async function inProcessApp(
+  databaseUrl: string,
+  options: AppOptions = {},
+  address: () => string = () => `${HOST}:6443`,
+): Promise<{ app: NestFastifyApplication; http: FastifyInstance; ca: string }> {
   await migrate(databaseUrl);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pgkube-in-process-'));
   const config = parseConfig(
-    ['serve', `--data-dir=${dataDir}`, `--database-url=${databaseUrl}`, `--bind-address=${HOST}`, ...args],
+    [
+      'serve',
+      `--data-dir=${dataDir}`,
+      `--database-url=${databaseUrl}`,
+      `--bind-address=${HOST}`,
+      ...(options.args ?? []),
+    ],
     {},
   );
   const tls = await servingTls({ dataDir, bindAddress: HOST });
-  let address = `${HOST}:0`;
   const app = await createServer(config, databaseUrl, tls, {
-    tokens: new Map([[TOKEN, { name: 'admin', uid: 'admin', groups: ['system:masters'] }]]),
-    serverAddress: () => address,
+    tokens: options.tokens ?? new Map([[TOKEN, { name: 'admin', uid: 'admin', groups: ['system:masters'] }]]),
+    serverAddress: address,
     shuttingDown: () => false,
   });
+  options.beforeInit?.(app);
+  await app.init();
+  const http = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  await http.ready();
+  return { app, http, ca: tls.ca };
+}
+
+/** Starts the application on `databaseUrl` (migrated here) with `serve` flags `args`, on a free port. */
+export async function startInProcess(databaseUrl: string, args: string[] = []): Promise<InProcessServer> {
+  let address = `${HOST}:0`;
+  const { app, ca } = await inProcessApp(databaseUrl, { args }, () => address);
   await app.listen(0, HOST);
   address = `${HOST}:${(app.getHttpServer().address() as { port: number }).port}`;
   const url = `https://${address}`;
   return {
     app,
     url,
-    ca: tls.ca,
+    ca,
     token: TOKEN,
-    request: httpsClient(url, tls.ca, TOKEN),
+    request: httpsClient(url, ca, TOKEN),
     stop: () => app.close(),
   };
 }
