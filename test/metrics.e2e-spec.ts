@@ -156,6 +156,23 @@ describe('/metrics', () => {
     assert.equal(Number(sample(await scrape(), 'apiserver_watch_events_total', labels)?.value), before + 6);
   });
 
+  it('stays bounded under made-up groups, resources and subresources (one series for all of them)', async () => {
+    const count = async () => (await scrape()).get('apiserver_request_total')?.metrics.length ?? 0;
+    const paths = (i: number) => [
+      `/apis/made-up-${i}.example.com/v1/things`,
+      `/apis/coordination.k8s.io/v1/made-up-${i}`,
+      `/api/v1/namespaces/default/configmaps/x/made-up-${i}`,
+      `/apis/made-up-${i}.example.com`,
+    ];
+    for (const p of paths(0)) assert.equal((await s.request('GET', p)).status, 404, p);
+    const before = await count();
+    for (let i = 1; i <= 100; i++) {
+      for (const p of paths(i)) assert.equal((await s.request('GET', p)).status, 404, p);
+    }
+    assert.equal(await count(), before);
+    assert.doesNotMatch(lastText, /made-up/);
+  });
+
   it('refuses --show-hidden-metrics-for-version other than the previous minor release', () => {
     const r = spawnSync(process.execPath, [mainJs, 'serve', '--show-hidden-metrics-for-version=1.30'], {
       encoding: 'utf8',

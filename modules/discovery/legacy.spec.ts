@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './legacy.js';
+import { memoSize } from './memo.js';
 import { storageVersionHash } from './resources.js';
 import { allTestDefinitions, configMaps, cronTabs, namespaces } from '../../test/support/definitions.js';
 
@@ -44,6 +45,14 @@ describe('GET /apis and /apis/<group>', () => {
     });
     assert.equal(apiGroup(defs, 'nope.example.com'), undefined);
     assert.equal(apiGroup(defs, ''), undefined);
+  });
+
+  it('caches nothing for names a client makes up (the cache stays bounded)', () => {
+    const fresh = allTestDefinitions();
+    apiGroup(fresh, 'coordination.k8s.io');
+    const size = memoSize(fresh);
+    for (let i = 0; i < 500; i++) assert.equal(apiGroup(fresh, `made-up-${i}.example.com`), undefined);
+    assert.equal(memoSize(fresh), size);
   });
 });
 

@@ -70,7 +70,8 @@ export function apiGroup(
   defs: readonly ResourceDefinition[],
   group: string,
 ): (APIGroup & { kind: 'APIGroup'; apiVersion: 'v1' }) | undefined {
-  if (group === '') return undefined;
+  // only served groups are cached: a key per name a client makes up would grow without bound
+  if (group === '' || !apiGroupList(defs).groups.some((g) => g.name === group)) return undefined;
   return memo(defs, `legacy:group:${group}`, () => {
     const versions = groupVersions(defs, group);
     if (versions.length === 0) return undefined;

@@ -26,3 +26,8 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** How many documents are cached for `defs` (specs check that requests for unknown names add none). */
+export function memoSize(defs: readonly ResourceDefinition[]): number {
+  return caches.get(defs)?.size ?? 0;
+}

@@ -77,6 +77,11 @@ function prettyRequested(query: Query, userAgent: string | undefined): boolean {
   return !!userAgent && /^(curl|wget)/i.test(userAgent);
 }
 
+/** The request names a kind and subresource this server serves (only those get their own metric labels). */
+function servedBy(def: ResourceDefinition | undefined, info: RequestInfo): boolean {
+  return !!def && (!info.subresource || !!def.subresources?.includes(info.subresource));
+}
+
 /** What authenticators see of a request: its headers, and its TLS client certificate when asked for. */
 function authenticationRequest(req: FastifyRequest): AuthenticationRequest {
   return {
@@ -124,7 +129,10 @@ export class Pipeline {
         this.features.enabled('APIResponseCompression') && acceptsGzip(req.headers['accept-encoding']);
       out = { format: 'json', pretty, gzip };
       const info = parseRequestInfo(req.method, path.includes('%') ? decodeURIComponent(path) : path, query);
-      this.track(info, query, req, reply);
+      const def = info.isResourceRequest
+        ? steps.registry.find(info.group, info.version, info.resource)
+        : undefined;
+      this.track(info, def, query, req, reply);
 
       const authenticated = await steps.authenticator.authenticate(authenticationRequest(req));
       const user = await steps.impersonation.actAs(authenticated, impersonationHeaders(req.raw.rawHeaders));
@@ -136,7 +144,6 @@ export class Pipeline {
         if (delegate.handles(info)) return await delegate.handle(ctx, req, reply);
       // discovery negotiates its own forms (aggregated discovery); resources pick JSON, YAML, Protobuf or CBOR here
       if (!info.isResourceRequest) return await steps.nonResources.handle(info, req, reply, out);
-      const def = steps.registry.find(info.group, info.version, info.resource);
       if (!def) throw notServedError(info.group, info.version, info.resource);
       this.warnIfDeprecated(def, info, reply);
       const cbor = this.features.enabled('CBORServingAndStorage');
@@ -162,7 +169,13 @@ export class Pipeline {
   }
 
   /** Counts the request in the metrics once its response is over (for a watch: when the watch ends). */
-  private track(info: RequestInfo, query: Query, req: FastifyRequest, reply: FastifyReply): void {
+  private track(
+    info: RequestInfo,
+    def: ResourceDefinition | undefined,
+    query: Query,
+    req: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
     if (!this.steps.metrics) return;
     const kind =
       info.verb === 'watch'
@@ -171,7 +184,7 @@ export class Pipeline {
           ? 'readOnly'
           : 'mutating';
     const done = this.steps.metrics.begin(
-      requestLabels(info, req.method, req.headers['content-type'], query.dryRun),
+      requestLabels(info, req.method, req.headers['content-type'], query.dryRun, servedBy(def, info)),
       kind,
     );
     reply.raw.once('close', () => done(reply.raw.statusCode));

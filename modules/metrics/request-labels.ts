@@ -33,11 +33,16 @@ function reportedVerb(info: RequestInfo, method: string, contentType: string | u
   return method;
 }
 
+/**
+ * `served`: the request names a kind (and subresource) the server serves. Requests for anything else are
+ * counted without group, version, resource and subresource: made-up names would otherwise add a series each.
+ */
 export function requestLabels(
   info: RequestInfo,
   method: string,
   contentType: string | undefined,
   dryRun: string | undefined,
+  served = true,
 ): RequestLabels {
   const verb = reportedVerb(info, method === 'HEAD' ? 'GET' : method, contentType);
   if (!info.isResourceRequest) {
@@ -56,10 +61,10 @@ export function requestLabels(
   return {
     verb,
     dry_run: dryRun === 'All' ? 'All' : '',
-    group: info.group,
-    version: info.version,
-    resource: info.resource,
-    subresource: info.subresource,
+    group: served ? info.group : '',
+    version: served ? info.version : '',
+    resource: served ? info.resource : '',
+    subresource: served ? info.subresource : '',
     scope: scopeOf(info),
     component: 'apiserver',
   };
