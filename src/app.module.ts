@@ -47,6 +47,12 @@ export class AppModule {
           serverAddress: server.serverAddress,
           livezGracePeriodMs: config.livezGracePeriodMs,
           showHiddenMetricsForVersion: config.showHiddenMetricsForVersion,
+          limits: {
+            requestTimeoutMs: config.requestTimeoutMs,
+            minRequestTimeoutS: config.minRequestTimeoutS,
+            maxRequestsInflight: config.maxRequestsInflight,
+            maxMutatingRequestsInflight: config.maxMutatingRequestsInflight,
+          },
         }),
       ],
       providers: [{ provide: CONFIG, useValue: config }],

@@ -10,10 +10,12 @@ import { GenericStore, Registry } from '../registry/index.js';
 import { SQL, STORE, type Store } from '../storage/index.js';
 import { DeprecatedApis, FEATURE_GATES, type FeatureGates } from '../versioning/index.js';
 import { WatchCache } from '../watch/index.js';
+import { InflightLimiter } from './inflight.js';
 import { NonResourceHandlers } from './non-resource.js';
 import { Pipeline } from './pipeline.js';
 import { ReadHandlers } from './reads.js';
 import { ResourceHandlers } from './resources.js';
+import { RequestTimeouts } from './timeout.js';
 
 export interface EndpointsOptions {
   /** set once SIGTERM arrived: /readyz fails from then on */
@@ -24,6 +26,19 @@ export interface EndpointsOptions {
   livezGracePeriodMs: number;
   /** --show-hidden-metrics-for-version */
   showHiddenMetricsForVersion?: string;
+  /** kube's request limits (--request-timeout, ...); unset: none */
+  limits?: RequestLimits;
+}
+
+export interface RequestLimits {
+  /** --request-timeout: a request that is not long-running answers 504 past this */
+  requestTimeoutMs: number;
+  /** --min-request-timeout: a watch without timeoutSeconds lasts a random time in [min, 2·min) seconds */
+  minRequestTimeoutS: number;
+  /** --max-requests-inflight (0: no limit) */
+  maxRequestsInflight: number;
+  /** --max-mutating-requests-inflight (0: no limit) */
+  maxMutatingRequestsInflight: number;
 }
 
 type HealthEndpoints = Record<'healthz' | 'livez' | 'readyz', HealthEndpoint>;
@@ -91,7 +106,13 @@ export class EndpointsModule {
         {
           provide: ReadHandlers,
           useFactory: (generic: GenericStore, store: Store, cache: WatchCache, metrics: ApiMetrics) =>
-            new ReadHandlers(generic, store, cache, (labels) => metrics.watchEventCounter(labels)),
+            new ReadHandlers(
+              generic,
+              store,
+              cache,
+              (labels) => metrics.watchEventCounter(labels),
+              options.limits?.minRequestTimeoutS,
+            ),
           inject: [GenericStore, STORE, WatchCache, ApiMetrics],
         },
         {
@@ -120,6 +141,7 @@ export class EndpointsModule {
             features: FeatureGates,
           ) => {
             const logger = new Logger('pipeline');
+            const limits = options.limits;
             return new Pipeline({
               authenticator,
               impersonation,
@@ -130,6 +152,9 @@ export class EndpointsModule {
               deprecatedApis,
               metrics,
               features,
+              timeouts: limits && new RequestTimeouts(limits.requestTimeoutMs),
+              inflight:
+                limits && new InflightLimiter(limits.maxRequestsInflight, limits.maxMutatingRequestsInflight),
               log: (e) => logger.error(e instanceof Error ? (e.stack ?? e.message) : String(e)),
             });
           },

@@ -4,4 +4,6 @@ export { NonResourceHandlers } from './non-resource.js';
 export { ReadHandlers } from './reads.js';
 export { ResourceHandlers } from './resources.js';
 export type { ResourceRequest } from './request.js';
-export { EndpointsModule, type EndpointsOptions } from './endpoints.module.js';
+export { EndpointsModule, type EndpointsOptions, type RequestLimits } from './endpoints.module.js';
+export { InflightLimiter, tooManyRequests } from './inflight.js';
+export { RequestTimeouts, parseGoDuration, requestTimedOut, watchTimeoutMs } from './timeout.js';

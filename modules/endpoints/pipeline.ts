@@ -23,10 +23,12 @@ import {
 import type { Registry, ResourceDefinition, Schema } from '../registry/index.js';
 import { requestLabels, type ApiMetrics } from '../metrics/index.js';
 import { deprecationOf, FeatureGates, notServedError, type DeprecatedApis } from '../versioning/index.js';
+import type { InflightLimiter, InflightSlot } from './inflight.js';
 import type { NonResourceHandlers } from './non-resource.js';
 import type { Query } from './request.js';
 import type { ResourceHandlers } from './resources.js';
 import { addWarnings, jsonOutput, sendError, toApiError, type Output } from './respond.js';
+import { requestTimedOut, type RequestTimeouts } from './timeout.js';
 
 /**
  * Requests served elsewhere (an aggregated API server, the upstream cluster in sidecar mode): asked after
@@ -94,6 +96,12 @@ function authenticationRequest(req: FastifyRequest): AuthenticationRequest {
   };
 }
 
+/** The request's deadline passed: 504, unless its answer has begun (a later answer is dropped by `send`). */
+function timedOut(reply: FastifyReply): void {
+  if (reply.sent || reply.raw.headersSent) return;
+  sendError(reply, requestTimedOut(), jsonOutput);
+}
+
 export interface PipelineSteps {
   authenticator: AuthenticatorUnion;
   impersonation: Impersonation;
@@ -106,6 +114,10 @@ export interface PipelineSteps {
   delegates?: readonly Delegate[];
   metrics?: ApiMetrics;
   features?: FeatureGates;
+  /** --request-timeout for requests that are not long-running */
+  timeouts?: RequestTimeouts;
+  /** --max-requests-inflight, --max-mutating-requests-inflight */
+  inflight?: InflightLimiter;
   log: (e: unknown) => void;
 }
 
@@ -121,6 +133,8 @@ export class Pipeline {
   async handle(req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const { steps } = this;
     let out: Output = jsonOutput;
+    let stopTimer: (() => void) | undefined;
+    let slot: InflightSlot;
     try {
       const query = flatQuery(req.query);
       const path = req.url.split('?', 1)[0];
@@ -133,9 +147,14 @@ export class Pipeline {
         ? steps.registry.find(info.group, info.version, info.resource)
         : undefined;
       this.track(info, def, query, req, reply);
+      // kube's request deadline: past it a request that is not a watch answers 504, and its own answer is dropped
+      if (steps.timeouts && info.verb !== 'watch')
+        stopTimer = steps.timeouts.start(steps.timeouts.budgetMs(query.timeout), () => timedOut(reply));
 
       const authenticated = await steps.authenticator.authenticate(authenticationRequest(req));
       const user = await steps.impersonation.actAs(authenticated, impersonationHeaders(req.raw.rawHeaders));
+      // kube's max-in-flight filter, after authentication and impersonation: 429 when full (system:masters pass)
+      slot = steps.inflight?.admit(info, user);
       const ctx = requestContext(info, user, req.headers['user-agent']);
       if (user !== authenticated) ctx.impersonator = authenticated;
       await steps.authorizer.check(requestAttributes(user, info));
@@ -165,6 +184,9 @@ export class Pipeline {
     } catch (error) {
       if (reply.sent || reply.raw.headersSent) return undefined;
       return sendError(reply, toApiError(error, steps.log), out);
+    } finally {
+      stopTimer?.();
+      steps.inflight?.release(slot);
     }
   }
 

@@ -28,8 +28,12 @@ import { send } from './respond.js';
 import type { WatchLabels } from '../metrics/index.js';
 import { watchEncoding, type Presentation } from './watch-encoding.js';
 import type { ResourceRequest } from './request.js';
+import { watchTimeoutMs } from './timeout.js';
 
-const DEFAULT_WATCH_TIMEOUT_S = 1800;
+/** kube's --min-request-timeout default */
+const DEFAULT_MIN_REQUEST_TIMEOUT_S = 1800;
+/** setTimeout's most (about 24.8 days); a longer or unlimited watch timeout waits this long */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class ReadHandlers {
   constructor(
@@ -37,6 +41,8 @@ export class ReadHandlers {
     private readonly store: Store,
     private readonly cache: WatchCache,
     private readonly watchEvents?: (labels: WatchLabels) => { n: number },
+    /** --min-request-timeout: a watch without timeoutSeconds lasts a random time in [min, 2·min) */
+    private readonly minRequestTimeoutS = DEFAULT_MIN_REQUEST_TIMEOUT_S,
   ) {}
 
   async get(r: ResourceRequest): Promise<unknown> {
@@ -110,7 +116,7 @@ export class ReadHandlers {
       : selection.matches;
     if (start.kind === 'mostRecent') await awaitRevision(this.cache, await this.store.currentRv());
     else if (start.kind === 'any' && start.rv > 0) await awaitRevision(this.cache, start.rv);
-    const timeoutS = r.query.timeoutSeconds ? Number(r.query.timeoutSeconds) : DEFAULT_WATCH_TIMEOUT_S;
+    const timeoutS = r.query.timeoutSeconds ? Number(r.query.timeoutSeconds) : 0;
     if (!Number.isFinite(timeoutS) || timeoutS < 0)
       throw ApiError.badRequest(`invalid timeoutSeconds: ${r.query.timeoutSeconds}`);
     // from here on synchronous until the watcher is registered: the snapshot and its revision agree
@@ -126,7 +132,7 @@ export class ReadHandlers {
         matches,
         startRv,
         initial,
-        timeoutMs: (timeoutS || DEFAULT_WATCH_TIMEOUT_S) * 1000,
+        timeoutMs: Math.min(watchTimeoutMs(timeoutS, this.minRequestTimeoutS), MAX_TIMER_MS),
         bookmarks: r.query.allowWatchBookmarks === 'true' || r.query.allowWatchBookmarks === '1',
         initialEventsEnd: start.kind !== 'exact' && start.initialEventsEnd,
         apiVersion: groupVersion(def.group, info.version),

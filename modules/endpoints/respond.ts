@@ -60,6 +60,8 @@ export function addWarnings(reply: FastifyReply, texts: readonly string[]): void
 }
 
 export function send(reply: FastifyReply, code: number, body: unknown, out: Output): FastifyReply {
+  // answered already (the request timed out): this answer is dropped
+  if (reply.sent) return reply;
   // bytes, not a string: Fastify would add `; charset=utf-8`, which kube does not send
   const bytes = out.protobuf
     ? protobufBody(body as Record<string, unknown>, out.protobuf)

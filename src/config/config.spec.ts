@@ -43,6 +43,36 @@ describe('parseConfig', () => {
     assert.throws(() => parseConfig(['--http2-max-streams-per-connection=1.5'], {}), /non-negative integer/);
   });
 
+  it('reads the request limits: --request-timeout, --min-request-timeout, --max-*-inflight', () => {
+    const d = parseConfig([], {});
+    assert.equal(d.requestTimeoutMs, 60_000);
+    assert.equal(d.minRequestTimeoutS, 1800);
+    assert.equal(d.maxRequestsInflight, 400);
+    assert.equal(d.maxMutatingRequestsInflight, 200);
+    const c = parseConfig(
+      [
+        '--request-timeout=1m0s',
+        '--min-request-timeout=60',
+        '--max-requests-inflight=0',
+        '--max-mutating-requests-inflight',
+        '5',
+      ],
+      {},
+    );
+    assert.equal(c.requestTimeoutMs, 60_000);
+    assert.equal(c.minRequestTimeoutS, 60);
+    assert.equal(c.maxRequestsInflight, 0);
+    assert.equal(c.maxMutatingRequestsInflight, 5);
+    assert.equal(parseConfig(['--request-timeout=2s'], {}).requestTimeoutMs, 2000);
+    assert.equal(parseConfig(['--request-timeout=1500ms'], {}).requestTimeoutMs, 1500);
+    assert.throws(() => parseConfig(['--request-timeout=0s'], {}), /--request-timeout: must be positive/);
+    assert.throws(() => parseConfig(['--request-timeout=60'], {}), /not a duration/);
+    assert.throws(() => parseConfig(['--min-request-timeout=-1'], {}), /non-negative integer/);
+    assert.throws(() => parseConfig(['--min-request-timeout=1m'], {}), /non-negative integer/);
+    assert.throws(() => parseConfig(['--max-requests-inflight=-1'], {}), /non-negative integer/);
+    assert.throws(() => parseConfig(['--max-mutating-requests-inflight=2.5'], {}), /non-negative integer/);
+  });
+
   it('reads --livez-grace-period, 0 included', () => {
     assert.equal(parseConfig([], {}).livezGracePeriodMs, 0);
     assert.equal(parseConfig(['--livez-grace-period=0'], {}).livezGracePeriodMs, 0);

@@ -40,6 +40,14 @@ export interface Config {
   showHiddenMetricsForVersion?: string;
   /** this long after start, /livez passes start-up checks that have not finished yet */
   livezGracePeriodMs: number;
+  /** --request-timeout: a request that is not long-running answers 504 past this; also the deadline to receive a request */
+  requestTimeoutMs: number;
+  /** --min-request-timeout (seconds): a watch without timeoutSeconds lasts a random time in [min, 2·min); 0: no limit */
+  minRequestTimeoutS: number;
+  /** --max-requests-inflight: most get/list (not watch) requests served at once; 0: no limit */
+  maxRequestsInflight: number;
+  /** --max-mutating-requests-inflight: most writes served at once; 0: no limit */
+  maxMutatingRequestsInflight: number;
   /** --feature-gates */
   featureGates: FeatureGates;
   /** --runtime-config, checked against the built-in kinds */
@@ -130,6 +138,26 @@ const flags: Record<string, FlagSpec> = {
     parse: durationOrZero,
     help: 'after start, /livez passes unfinished start-up checks this long (default 0s)',
   },
+  'request-timeout': {
+    key: 'requestTimeoutMs',
+    parse: parseDuration,
+    help: 'a request that is not long-running (not a watch) answers 504 past this (default 1m0s)',
+  },
+  'min-request-timeout': {
+    key: 'minRequestTimeoutS',
+    parse: count,
+    help: 'seconds: a watch without timeoutSeconds ends after a random time in [this, 2×this) (default 1800)',
+  },
+  'max-requests-inflight': {
+    key: 'maxRequestsInflight',
+    parse: count,
+    help: 'most non-mutating requests (watches aside) served at once, then 429 (default 400; 0: no limit)',
+  },
+  'max-mutating-requests-inflight': {
+    key: 'maxMutatingRequestsInflight',
+    parse: count,
+    help: 'most mutating requests served at once, then 429 (default 200; 0: no limit)',
+  },
   'token-auth-file': {
     key: 'tokenAuthFile',
     parse: text,
@@ -182,6 +210,10 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     historyRetentionMs: 5 * 60_000,
     shutdownDelayMs: 0,
     livezGracePeriodMs: 0,
+    requestTimeoutMs: 60_000,
+    minRequestTimeoutS: 1800,
+    maxRequestsInflight: 400,
+    maxMutatingRequestsInflight: 200,
     featureGates: FeatureGates.defaults(),
     apiEnablement: new ApiEnablement(),
     warnings: [],

@@ -12,6 +12,7 @@ import type { Config } from '../config/config.js';
 import { Pipeline } from '../../modules/endpoints/index.js';
 import { jsonOutput, sendError, toApiError } from '../../modules/endpoints/index.js';
 import type { ServerOptions } from '../app.module.js';
+import { guardSlowSenders } from './slow-senders.js';
 import type { ServingTls } from './tls.js';
 
 /**
@@ -67,6 +68,9 @@ export async function createServer(
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const pipeline = app.get(Pipeline);
   serveHttp2Sessions(fastify, streams);
+  // a request must arrive within --request-timeout (HTTP/1.1 headers within 32 s); watches are received at once
+  const stopGuard = guardSlowSenders(fastify.server as unknown as Http2SecureServer, config.requestTimeoutMs);
+  fastify.server.once('close', stopGuard);
 
   // bodies stay bytes: the pipeline decodes them by Content-Type (JSON, YAML, later Protobuf/CBOR)
   fastify.removeAllContentTypeParsers();
@@ -93,15 +97,12 @@ export async function createServer(
 /**
  * h2 sessions: a connection window for all streams' uploads, an idle timeout that counts open streams (a
  * quiet watch is not idle), and a GOAWAY at shutdown (Node 20 does not end sessions on close; the watches
- * have ended by then, other streams finish). HTTP/1.1 keeps its keep-alive timeout and no request timeout.
+ * have ended by then, other streams finish). HTTP/1.1 keeps its keep-alive timeout; its receive deadlines are
+ * guardSlowSenders'.
  */
 function serveHttp2Sessions(fastify: FastifyInstance, streams: number): void {
-  const server = fastify.server as unknown as Http2SecureServer & {
-    keepAliveTimeout: number;
-    requestTimeout: number;
-  };
+  const server = fastify.server as unknown as Http2SecureServer & { keepAliveTimeout: number };
   server.keepAliveTimeout = HTTP1_KEEP_ALIVE_MS;
-  server.requestTimeout = 0;
   const sessions = new Set<Http2Session>();
   server.on('session', (session: Http2Session) => {
     sessions.add(session);
