@@ -3,7 +3,14 @@
  * object inside the generic store's update loop, so a patch that lost a race is re-applied to the newer
  * object, unless the patch itself names a resourceVersion.
  */
-import { ApiError, groupVersion, isPlainObject, type KubeObject } from '../api/index.js';
+import {
+  ApiError,
+  fieldError,
+  groupVersion,
+  isPlainObject,
+  type FieldError,
+  type KubeObject,
+} from '../api/index.js';
 import {
   apply as applyConfiguration,
   applyJsonPatch,
@@ -13,7 +20,7 @@ import {
   supportedPatchTypes,
   supportsStrategicMerge,
 } from '../apply/index.js';
-import { applyPatchCborMediaType, decodeBody, decodeCbor } from '../codec/index.js';
+import { applyPatchCborMediaType, checkText, decodeBody, decodeCbor } from '../codec/index.js';
 import { ignoredFields, type GenericStore, type UpdatedObject } from '../registry/index.js';
 import { decodeObject, strictMessages } from '../schema/index.js';
 import { parseFieldValidation, type FieldValidation } from './decode.js';
@@ -37,7 +44,12 @@ export async function patch(generic: GenericStore, r: ResourceRequest): Promise<
   const warnings: string[] = [];
   let updated: UpdatedObject;
   if (type === 'apply') {
-    updated = applied(r, cborApply ? decodeCbor(body) : decodeBody(body, 'yaml'), validation, warnings);
+    updated = applied(
+      r,
+      cborApply ? checkText(decodeCbor(body), 'cbor') : decodeBody(body, 'yaml'),
+      validation,
+      warnings,
+    );
     options.manager = undefined; // apply records ownership itself
     options.forceAllowCreate = true;
   } else {
@@ -65,6 +77,7 @@ function patched(
     else if (type === 'merge') result = applyMergePatch(current, patch);
     else result = applyStrategicMergePatch(current, patch, def.schema);
     if (!isPlainObject(result)) throw ApiError.badRequest(`the patched object must be a ${def.kind} object`);
+    checkTypeUnchanged(def.kind, def.group, info.name, current, result);
     const { object, unknownFields } = decodeObject(result, def.schema, {
       kind: def.kind,
       version: info.version,
@@ -81,6 +94,28 @@ function patched(
     warnings.splice(0, warnings.length, ...messages);
     return next;
   };
+}
+
+/**
+ * A patch may drop apiVersion and kind (they are filled in again) but not change them: kube cannot decode the
+ * patched object as its kind then (422).
+ */
+export function checkTypeUnchanged(
+  kind: string,
+  group: string,
+  name: string,
+  current: KubeObject,
+  patched: Record<string, unknown>,
+): void {
+  const errors: FieldError[] = [];
+  for (const field of ['apiVersion', 'kind'] as const) {
+    const value = patched[field];
+    if (value !== undefined && value !== null && value !== current[field])
+      errors.push(
+        fieldError.invalid(field, value, `may not be changed by a patch (the object is ${current[field]})`),
+      );
+  }
+  if (errors.length > 0) throw ApiError.invalid(kind, group, name, errors);
 }
 
 /**
@@ -130,8 +165,12 @@ function applied(
     next.metadata = { ...next.metadata, name: info.name };
     if (result.managedFields.length > 0) next.metadata.managedFields = result.managedFields;
     else delete next.metadata.managedFields;
-    // an apply is not conditional on a revision it names (yet): it writes at the one read
-    if (live) next.metadata.resourceVersion = live.metadata.resourceVersion;
+    // a resourceVersion in the applied configuration is a precondition (the store answers 409 when stale);
+    // without one, the apply writes at the revision read
+    const rv = meta?.resourceVersion;
+    if (typeof rv === 'string' && rv !== '') next.metadata.resourceVersion = rv;
+    else if (live) next.metadata.resourceVersion = live.metadata.resourceVersion;
+    else delete next.metadata.resourceVersion;
     // kube reports unknown fields of an apply only when it updates an existing object
     warnings.splice(0, warnings.length, ...(live ? messages : []));
     return next;

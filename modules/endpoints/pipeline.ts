@@ -6,7 +6,13 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
-import { parseRequestInfo, requestContext, type RequestContext, type RequestInfo } from '../api/index.js';
+import {
+  ApiError,
+  parseRequestInfo,
+  requestContext,
+  type RequestContext,
+  type RequestInfo,
+} from '../api/index.js';
 import {
   impersonationHeaders,
   type AuthenticationRequest,
@@ -71,6 +77,34 @@ function flatQuery(raw: unknown): Query {
   return query;
 }
 
+/** The path as kube's router reads it; an escape that is no UTF-8 is a 400, as Fastify answers `%ff`. */
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    throw ApiError.badRequest(`invalid URL escape in path ${JSON.stringify(path)}`);
+  }
+}
+
+/** Go's %q: how kube quotes a name in its messages (control characters as \x00). */
+function goQuote(s: string): string {
+  return JSON.stringify(s).replace(/\\u00([0-9a-f]{2})/g, '\\x$1');
+}
+
+/** A name or namespace no object can have and the database cannot hold (a NUL) is refused before storage. */
+function checkAddress(info: RequestInfo): void {
+  for (const [param, value] of [
+    ['Namespace', info.namespace],
+    ['Name', info.name],
+  ] as const) {
+    if (value.includes('\0')) {
+      throw ApiError.badRequest(
+        `${param} parameter invalid: ${goQuote(value)}: may not contain the NUL character (\\u0000)`,
+      );
+    }
+  }
+}
+
 function prettyRequested(query: Query, userAgent: string | undefined): boolean {
   if (query.pretty !== undefined) return query.pretty !== 'false' && query.pretty !== '0';
   // kube pretty-prints for command-line HTTP tools by default
@@ -123,7 +157,8 @@ export class Pipeline {
       const gzip =
         this.features.enabled('APIResponseCompression') && acceptsGzip(req.headers['accept-encoding']);
       out = { format: 'json', pretty, gzip };
-      const info = parseRequestInfo(req.method, path.includes('%') ? decodeURIComponent(path) : path, query);
+      const info = parseRequestInfo(req.method, path.includes('%') ? decodePath(path) : path, query);
+      checkAddress(info);
       this.track(info, query, req, reply);
 
       const authenticated = await steps.authenticator.authenticate(authenticationRequest(req));

@@ -81,6 +81,8 @@ export function toApiError(error: unknown, log: (e: unknown) => void): ApiError 
     return ApiError.tooLarge('Request entity too large: limit is 3145728');
   if (fastifyCode === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
     return ApiError.unsupportedMediaType(['application/json']);
+  // Fastify's own words stay out: an undecodable URL (`%ff`, an escaped lone surrogate)
+  if (fastifyCode === 'FST_ERR_BAD_URL') return ApiError.badRequest('invalid URL escape in the request path');
   const status = (error as { statusCode?: number })?.statusCode;
   if (status && status >= 400 && status < 500)
     return new ApiError(status, 'BadRequest', (error as Error).message);
