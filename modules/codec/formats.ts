@@ -260,6 +260,13 @@ export function checkYamlDepth(text: string): void {
   }
 }
 
+/** The reader's error in the form of Go's yaml.v2: `yaml: line 3: <problem>`. */
+function yamlErrorMessage(text: string): string {
+  const first = text.split('\n')[0];
+  const m = /^(.*?) at line (\d+), column \d+:?$/.exec(first);
+  return m ? `yaml: line ${m[2]}: ${m[1]}` : `yaml: ${first}`;
+}
+
 function isStackOverflow(e: unknown): boolean {
   return e instanceof RangeError || /Maximum call stack/.test((e as Error)?.message ?? '');
 }
@@ -288,7 +295,7 @@ export function decodeBody(body: Buffer | string, format: Format): unknown {
     });
   } catch (e) {
     if (isStackOverflow(e)) throw ApiError.badRequest('yaml: exceeded max depth');
-    throw ApiError.badRequest(`yaml: ${(e as Error).message.split('\n')[0]}`);
+    throw ApiError.badRequest(yamlErrorMessage((e as Error).message));
   }
   return checkText(value, 'yaml');
 }

@@ -8,6 +8,7 @@ import {
   fieldError,
   groupVersion,
   isPlainObject,
+  queryFlag,
   type FieldError,
   type KubeObject,
 } from '../api/index.js';
@@ -148,7 +149,7 @@ function applied(
       `the name of the object (${String(meta.name)}) does not match the name on the URL (${info.name})`,
     );
   }
-  const force = r.query.force === 'true' || r.query.force === '1';
+  const force = queryFlag(r.query.force);
   const apiVersion = groupVersion(def.group, info.version);
   return (live) => {
     const result = applyConfiguration(live, structuredClone(configuration), manager, def.schema, {

@@ -105,10 +105,11 @@ function checkAddress(info: RequestInfo): void {
   }
 }
 
-function prettyRequested(query: Query, userAgent: string | undefined): boolean {
-  if (query.pretty !== undefined) return query.pretty !== 'false' && query.pretty !== '0';
-  // kube pretty-prints for command-line HTTP tools by default
-  return !!userAgent && /^(curl|wget)/i.test(userAgent);
+/** kube's isPrettyPrint: `pretty` read with Go's ParseBool (anything else is false), else by User-Agent. */
+export function prettyRequested(query: Query, userAgent: string | undefined): boolean {
+  if (query.pretty) return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(query.pretty);
+  // kube pretty-prints for browsers and command-line HTTP tools by default
+  return !!userAgent && /^(curl|Wget|Mozilla\/5\.0)/.test(userAgent);
 }
 
 /** What authenticators see of a request: its headers, and its TLS client certificate when asked for. */

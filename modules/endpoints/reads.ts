@@ -1,6 +1,6 @@
 /** get, list and watch: read by resourceVersion from PostgreSQL (most recent) or from the watch cache. */
 import type { KubeList, KubeObject } from '../api/index.js';
-import { ApiError } from '../api/index.js';
+import { ApiError, queryFlag } from '../api/index.js';
 import {
   parseIncludeObject,
   partialObjectMetadata,
@@ -127,7 +127,7 @@ export class ReadHandlers {
         startRv,
         initial,
         timeoutMs: (timeoutS || DEFAULT_WATCH_TIMEOUT_S) * 1000,
-        bookmarks: r.query.allowWatchBookmarks === 'true' || r.query.allowWatchBookmarks === '1',
+        bookmarks: queryFlag(r.query.allowWatchBookmarks),
         initialEventsEnd: start.kind !== 'exact' && start.initialEventsEnd,
         apiVersion: groupVersion(def.group, info.version),
         kind: def.kind,
