@@ -257,6 +257,37 @@ describe('hostile input', () => {
       assert.equal((await s.request('GET', `${cms}/dry3`)).status, 200);
     });
 
+    it('patch options: force only with apply, fieldManager required for apply (422 PatchOptions)', async () => {
+      await cm('opts');
+      const merge = await s.request('PATCH', `${cms}/opts?force=true`, {
+        raw: '{}',
+        headers: { 'content-type': 'application/merge-patch+json' },
+      });
+      expectStatus(merge, 422, 'Invalid');
+      assert.equal(
+        merge.json.message,
+        'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+      );
+      const apply = await s.request('PATCH', `${cms}/opts`, {
+        raw: '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"opts"}}',
+        headers: { 'content-type': 'application/apply-patch+yaml' },
+      });
+      expectStatus(apply, 422, 'Invalid');
+      assert.equal(
+        apply.json.message,
+        'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+      );
+    });
+
+    it('options are checked before the body is read', async () => {
+      const r = await postJson('{not json', '?dryRun=x&fieldValidation=Loud');
+      expectStatus(r, 422, 'Invalid');
+      assert.deepEqual(
+        r.json.details.causes.map((c: any) => c.field),
+        ['dryRun', 'fieldValidation'],
+      );
+    });
+
     it('fieldManager must be printable (422)', async () => {
       const r = await postJson('{"metadata":{"name":"fm"}}', '?fieldManager=a%01b');
       expectStatus(r, 422, 'Invalid');

@@ -30,8 +30,6 @@ import { addWarnings, send } from './respond.js';
 
 export async function patch(generic: GenericStore, r: ResourceRequest): Promise<unknown> {
   const { def, info } = r;
-  const validation = parseFieldValidation(r.query.fieldValidation);
-  const options = writeOptions(r);
   const contentType = r.req.headers['content-type'] ?? '';
   // apply configurations may also come as CBOR while its gate is on (no CBOR form of the other patch types)
   const cborApply = !!r.cbor && contentType.split(';', 1)[0] === applyPatchCborMediaType;
@@ -40,6 +38,14 @@ export async function patch(generic: GenericStore, r: ResourceRequest): Promise<
     const supported = supportedPatchTypes(def);
     throw ApiError.unsupportedMediaType(r.cbor ? [...supported, applyPatchCborMediaType] : supported);
   }
+  // kube's ValidatePatchOptions, after the patch type and before the body
+  const patchErrors: FieldError[] = [];
+  if (type !== 'apply' && r.query.force !== undefined)
+    patchErrors.push(fieldError.forbidden('force', 'may not be specified for non-apply patch'));
+  if (type === 'apply' && !r.query.fieldManager)
+    patchErrors.push(fieldError.required('fieldManager', 'is required for apply patch'));
+  const options = writeOptions(r, patchErrors);
+  const validation = parseFieldValidation(r.query.fieldValidation);
   const body = bodyOf(r);
   if (!body || body.length === 0) throw ApiError.badRequest('the request body must not be empty for a patch');
   const warnings: string[] = [];
@@ -54,7 +60,6 @@ export async function patch(generic: GenericStore, r: ResourceRequest): Promise<
     options.manager = undefined; // apply records ownership itself
     options.forceAllowCreate = true;
   } else {
-    if (r.query.force !== undefined) throw ApiError.badRequest('force is only allowed for apply patches');
     updated = patched(r, type, decodeBody(body, 'json'), validation, warnings);
   }
   const result = await generic.update(r.ctx, def, info.namespace, info.name, updated, options);
@@ -139,8 +144,8 @@ function applied(
   if (validation === 'Strict' && messages.length > 0) {
     throw ApiError.badRequest(`strict decoding error: ${messages.join(', ')}`);
   }
-  const manager = r.query.fieldManager;
-  if (!manager) throw ApiError.badRequest('PATCH /apply requires fieldManager query parameter');
+  // present: the options were checked (kube's ValidatePatchOptions)
+  const manager = r.query.fieldManager ?? '';
   if (!isPlainObject(configuration))
     throw ApiError.badRequest(`the applied configuration must be a ${def.kind} object`);
   const meta = isPlainObject(configuration.metadata) ? configuration.metadata : undefined;

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../api/index.js';
 import { prettyRequested } from './pipeline.js';
-import { dryRunErrors, fieldManagerErrors, invalidOptions, parseDryRun, queryValues } from './request.js';
+import {
+  dryRunErrors,
+  fieldManagerErrors,
+  fieldValidationErrors,
+  invalidOptions,
+  parseDryRun,
+  queryValues,
+} from './request.js';
 
 describe('dryRun (kube ValidateDryRun)', () => {
   it('is off without values and on when every value is All', () => {
@@ -87,5 +94,16 @@ describe('pretty (kube isPrettyPrint)', () => {
     assert.equal(prettyRequested({ pretty: '' }, 'Wget/1.21'), true);
     assert.equal(prettyRequested({}, 'Mozilla/5.0 (X11)'), true);
     assert.equal(prettyRequested({}, 'kubectl/v1.32'), false);
+  });
+});
+
+describe('fieldValidation (kube ValidateFieldValidation)', () => {
+  it('accepts the empty value, Ignore, Strict and Warn; refuses others as NotSupported', () => {
+    for (const v of [undefined, '', 'Ignore', 'Strict', 'Warn'])
+      assert.deepEqual(fieldValidationErrors(v), []);
+    assert.equal(
+      invalidOptions('UpdateOptions', fieldValidationErrors('strict')).message,
+      'UpdateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn"',
+    );
   });
 });

@@ -85,11 +85,28 @@ export function parseDryRun(values: readonly string[], kind: OptionsKind): boole
   return values.length > 0;
 }
 
-/** dryRun and the field manager go into the context; the subresource written through and the manager out. */
-export function writeOptions(r: ResourceRequest): WriteOptions {
+const fieldValidationValues = ['', 'Ignore', 'Strict', 'Warn'];
+
+/** kube's ValidateFieldValidation: empty, Ignore, Strict or Warn. */
+export function fieldValidationErrors(value: string | undefined): FieldError[] {
+  if (value === undefined || fieldValidationValues.includes(value)) return [];
+  return [fieldError.notSupported('fieldValidation', value, fieldValidationValues)];
+}
+
+/**
+ * The write's options checked as kube's Validate{Create,Update,Patch}Options check them, before the body is
+ * read (`extra`: the patch's own errors, first); then dryRun and the field manager go into the context, and
+ * the subresource written through and the manager out.
+ */
+export function writeOptions(r: ResourceRequest, extra: FieldError[] = []): WriteOptions {
   const fieldManager = r.query.fieldManager;
   const dryRun = queryValues(r.req.query, 'dryRun');
-  const errors = [...dryRunErrors(dryRun), ...fieldManagerErrors(fieldManager)];
+  const errors = [
+    ...extra,
+    ...fieldManagerErrors(fieldManager),
+    ...dryRunErrors(dryRun),
+    ...fieldValidationErrors(r.query.fieldValidation),
+  ];
   if (errors.length > 0) throw invalidOptions(optionsKinds[r.info.verb] ?? 'UpdateOptions', errors);
   r.ctx.dryRun = dryRun.length > 0;
   r.ctx.fieldManager = managerName(fieldManager, r.req.headers['user-agent']);
