@@ -206,7 +206,7 @@ describe('hostile input', () => {
     });
 
     it('OPTIONS is a 405 MethodNotAllowed Status', async () => {
-      for (const path of [cms, `${cms}/x`, '/api/v1/namespaces']) {
+      for (const path of [cms, `${cms}/x`, '/api/v1/namespaces', '/api', '/healthz']) {
         const r = await s.request('OPTIONS', path);
         expectStatus(r, 405, 'MethodNotAllowed');
       }
