@@ -177,6 +177,13 @@ describe('hostile input', () => {
       const r = await postJson(`{"metadata":{"name":"deep-json"},"extra":${deep}}`);
       expectStatus(r, 400, 'BadRequest');
       assert.equal(r.json.message, 'json: exceeded max depth');
+      // a free-form field (managedFields[].fieldsV1) keeps what it is sent: only as deep as it can be stored
+      const fields = `${'{"a":'.repeat(20000)}{}${'}'.repeat(20000)}`;
+      const mf = await postJson(
+        `{"metadata":{"name":"deep-fields","managedFields":[{"manager":"m","fieldsV1":${fields}}]}}`,
+      );
+      expectStatus(mf, 400, 'BadRequest');
+      assert.match(mf.json.message, /json: exceeded max depth$/);
     });
   });
 
