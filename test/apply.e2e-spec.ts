@@ -104,12 +104,14 @@ describe('server-side apply and managedFields', () => {
     assert.deepEqual(dropped.json.data, { a: '1' });
   });
 
-  it('apply needs a fieldManager; managedFields in the body is 400; dryRun persists nothing', async () => {
+  it('apply needs a fieldManager (422); managedFields in the body is 400; dryRun persists nothing', async () => {
     const noManager = await s.request('PATCH', `${base}/x`, {
       raw: applyBody('x', { a: '1' }),
       headers: { 'content-type': 'application/apply-patch+yaml' },
     });
-    assert.equal(noManager.status, 400);
+    // kube's ValidatePatchOptions: PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value
+    assert.equal(noManager.status, 422);
+    assert.equal(noManager.json.details.causes[0].field, 'fieldManager');
     const withManaged = await s.request('PATCH', `${base}/x?fieldManager=m`, {
       raw: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  managedFields: [{manager: m}]\n',
       headers: { 'content-type': 'application/apply-patch+yaml' },

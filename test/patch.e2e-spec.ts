@@ -118,6 +118,10 @@ describe('patches', () => {
     assert.equal(ignore.status, 201);
     assert.equal(ignore.headers.warning, undefined);
     const bad = await s.request('POST', `${base}?fieldValidation=Loud`, { raw, headers });
-    assert.equal(bad.status, 400);
+    assert.equal(bad.status, 422);
+    assert.equal(
+      bad.json.message,
+      'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loud": supported values: "", "Ignore", "Strict", "Warn"',
+    );
   });
 });

@@ -18,7 +18,7 @@ export {
   ObjectMeta,
 } from './object.js';
 export { UserInfo, anonymousUser } from './user.js';
-export { RequestInfo, parseRequestInfo } from './request-info.js';
+export { RequestInfo, parseRequestInfo, queryFlag } from './request-info.js';
 export { servedRelease, servedMinorVersion } from './version.js';
 export { Schema } from './schema.js';
 export { parseFieldSelector, validateFieldSelector } from './selectors/fields.js';

@@ -28,9 +28,15 @@ const methodVerbs: Record<string, string> = {
 };
 
 /** Query flags that turn a GET into a watch, as kube reads them. */
-export function isWatchFlag(value: string | undefined): boolean {
-  return value !== undefined && value !== '0' && value !== 'false';
+/**
+ * A boolean query parameter as kube converts one (runtime.Convert_Slice_string_To_bool): true unless absent,
+ * `0` or `false` in any case, so `watch=maybe` and `watch=` are watches.
+ */
+export function queryFlag(value: string | undefined): boolean {
+  return value !== undefined && value !== '0' && value.toLowerCase() !== 'false';
 }
+
+export const isWatchFlag = queryFlag;
 
 /** A request that names no resource (a non-resource path, or none at all for the server's own writes). */
 export function emptyRequestInfo(path = '', verb = ''): RequestInfo {

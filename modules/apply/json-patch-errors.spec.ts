@@ -96,6 +96,10 @@ describe('JSON patch: more than 10000 operations is 413', () => {
 });
 
 describe('JSON patch: operations that cannot be applied are the generic 422', () => {
+  const opKind = (op: unknown) => {
+    const kind = (op as { op?: unknown } | undefined)?.op;
+    return typeof kind === 'string' ? kind : 'unknown';
+  };
   const cases: { name: string; ops: unknown[]; detail: string }[] = [
     {
       name: 'a failed test',
@@ -233,7 +237,16 @@ describe('JSON patch: operations that cannot be applied are the generic 422', ()
             status: 'Failure',
             message: 'the server rejected our request due to an error in our request',
             reason: 'Invalid',
-            details: {},
+            // the failing operation is named (kube's details are empty)
+            details: {
+              causes: [
+                {
+                  reason: 'FieldValueInvalid',
+                  field: `[${c.ops.length - 1}]`,
+                  message: `${opKind(c.ops.at(-1))}: ${c.detail}`,
+                },
+              ],
+            },
             code: 422,
           });
           return true;

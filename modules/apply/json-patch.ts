@@ -228,11 +228,15 @@ export function applyJsonPatch(doc: unknown, patchBody: unknown, options: JsonPa
   return guardDepth(() => {
     const ops = decodeOperations(patchBody);
     const patcher = new Patcher(deepClone(doc), options.maxCopyBytes ?? defaultMaxCopyBytes);
-    for (const op of ops) {
+    for (let index = 0; index < ops.length; index++) {
+      const op = ops[index];
       try {
         patcher.apply(deepClone(op));
       } catch (err) {
-        if (err instanceof OpFailure) throw new PatchRejectedError(err.message);
+        if (err instanceof OpFailure) {
+          const kind = typeof op.op === 'string' ? op.op : 'unknown';
+          throw new PatchRejectedError(err.message, { index, kind });
+        }
         throw err;
       }
     }

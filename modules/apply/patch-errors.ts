@@ -8,8 +8,25 @@ import { ApiError } from '../api/index.js';
 export const rejectedMessage = 'the server rejected our request due to an error in our request';
 
 export class PatchRejectedError extends ApiError {
-  /** `detail`: why the patch failed, worded like the Go library kube uses (never sent to the client) */
-  constructor(readonly detail: string) {
-    super(422, 'Invalid', rejectedMessage, {});
+  /**
+   * `detail`: why the patch failed, worded like the Go library kube uses. A JSON patch names the failing
+   * operation (`op`: its index and kind) in a cause, where kube's details are empty.
+   */
+  constructor(
+    readonly detail: string,
+    op?: { index: number; kind: string },
+  ) {
+    super(
+      422,
+      'Invalid',
+      rejectedMessage,
+      op
+        ? {
+            causes: [
+              { reason: 'FieldValueInvalid', field: `[${op.index}]`, message: `${op.kind}: ${detail}` },
+            ],
+          }
+        : {},
+    );
   }
 }

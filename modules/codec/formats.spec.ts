@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../api/index.js';
-import { decodeBody, encodeBody, negotiateInput, negotiateOutput } from './formats.js';
+import {
+  checkText,
+  checkYamlDepth,
+  decodeBody,
+  encodeBody,
+  negotiateInput,
+  negotiateOutput,
+  yamlMaxDepth,
+} from './formats.js';
 
 const code = (fn: () => unknown) => {
   try {
@@ -257,6 +265,101 @@ describe('CBOR (feature gate CBORServingAndStorage)', () => {
         conversion: { as: 'PartialObjectMetadata', version: 'v1' },
         cbor: true,
       },
+    );
+  });
+});
+
+describe('strings the database can hold (checkText, decodeBody)', () => {
+  const fails = (fn: () => unknown): ApiError => {
+    try {
+      fn();
+    } catch (e) {
+      assert.ok(e instanceof ApiError, String(e));
+      return e;
+    }
+    assert.fail('no error');
+  };
+
+  it('refuses a NUL in a JSON string or key, naming where (400)', () => {
+    const e = fails(() => decodeBody('{"data":{"x":["ok","a\\u0000"]}}', 'json'));
+    assert.equal(e.code, 400);
+    assert.equal(e.message, 'data.x[1]: Invalid value: may not contain the NUL character (\\u0000)');
+    assert.match(fails(() => decodeBody('{"a\\u0000":1}', 'json')).message, /^a\u0000: Invalid value/);
+    assert.match(fails(() => decodeBody('"\\u0000"', 'json')).message, /^<root>: /);
+  });
+
+  it('leaves an escaped backslash before u0000 alone', () => {
+    assert.deepEqual(decodeBody('{"a":"\\\\u0000"}', 'json'), { a: '\\u0000' });
+  });
+
+  it('replaces lone surrogates with U+FFFD, in values and keys; pairs stay', () => {
+    assert.deepEqual(decodeBody('{"a":"x\\ud800","\\udc00":["\\ud83d\\ude00"]}', 'json'), {
+      a: 'x\ufffd',
+      '\ufffd': ['\u{1f600}'],
+    });
+  });
+
+  it('keeps a __proto__ key as data', () => {
+    const v = decodeBody('{"__proto__":{"x":"\\ud800"}}', 'json') as Record<string, unknown>;
+    assert.equal(Object.getPrototypeOf(v), Object.prototype);
+    assert.deepEqual(Object.getOwnPropertyDescriptor(v, '__proto__')?.value, { x: '\ufffd' });
+  });
+
+  it('checks YAML and binary forms the same way', () => {
+    assert.match(fails(() => decodeBody('a: "\\0"\n', 'yaml')).message, /^a: .*NUL/);
+    assert.match(fails(() => checkText({ a: { b: 'x\0' } }, 'cbor')).message, /^a\.b: .*NUL/);
+    assert.deepEqual(decodeBody('a: "\\ud800"\n', 'yaml'), { a: '\ufffd' });
+  });
+
+  it('refuses values nested past kube’s depth', () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 10001; i++) deep = [deep];
+    assert.equal(fails(() => checkText(deep)).message, 'json: exceeded max depth');
+  });
+});
+
+describe('YAML as Go’s yaml.v2 reads it', () => {
+  it('reads !!binary as strict base64 into the string of its bytes', () => {
+    assert.deepEqual(decodeBody('a: !!binary eHl6\nb: !!binary |\n  eHl6\n  eHl6\n', 'yaml'), {
+      a: 'xyz',
+      b: 'xyzxyz',
+    });
+    for (const bad of ['a: !!binary xyz', 'a: !!binary eH=6', 'a: !!binary "e*l6"', '!!binary xyz']) {
+      const e = (() => {
+        try {
+          decodeBody(bad, 'yaml');
+        } catch (err) {
+          return err as ApiError;
+        }
+        return undefined;
+      })();
+      assert.equal(e?.code, 400, bad);
+      assert.match(e.message, /^yaml: line 1: !!binary value contains invalid base64 data$/, bad);
+    }
+  });
+
+  it('words the reader’s errors as yaml.v2 does (`yaml: line N: ...`)', () => {
+    assert.match(
+      message(() => decodeBody('a: b\n c: [d\n', 'yaml')),
+      /^yaml: line \d+: /,
+    );
+  });
+
+  it('refuses documents nested deeper than it can read, before reading them', () => {
+    for (const text of [
+      `a: ${'['.repeat(yamlMaxDepth + 1)}`,
+      `${'- '.repeat(yamlMaxDepth + 1)}x`,
+      `${'{a: '.repeat(yamlMaxDepth + 1)}`,
+    ]) {
+      assert.throws(
+        () => checkYamlDepth(text),
+        (e: ApiError) => e.code === 400 && e.message === 'yaml: exceeded max depth',
+      );
+    }
+    checkYamlDepth(`a: ${'['.repeat(300)}${']'.repeat(300)}\n${'['.repeat(300)}${']'.repeat(300)}`);
+    assert.equal(
+      message(() => decodeBody(`a: ${'['.repeat(20000)}`, 'yaml')),
+      'yaml: exceeded max depth',
     );
   });
 });

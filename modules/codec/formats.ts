@@ -141,21 +141,163 @@ export function negotiateInput(contentType: string | undefined, cbor = false): I
   throw ApiError.unsupportedMediaType(supportedMediaTypes(cbor));
 }
 
+/** The 1.1 schema's `!!binary`, read as Go's yaml.v2 reads it: strict base64 (line breaks skipped) to a string. */
+const binaryTag = 'tag:yaml.org,2002:binary';
+const binaryMessage = '!!binary value contains invalid base64 data';
+const yamlBinary = {
+  tag: binaryTag,
+  identify: () => false,
+  resolve(src: string): string {
+    const b64 = src.replace(/[\r\n]/g, '');
+    if (b64.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) throw new Error(binaryMessage);
+    // Go converts the bytes to a JSON string: invalid UTF-8 becomes U+FFFD, as Node's decoder does
+    return Buffer.from(b64, 'base64').toString('utf8');
+  },
+};
+const yamlTags = (tags: { tag: string }[]) => tags.map((t) => (t.tag === binaryTag ? yamlBinary : t));
+
+/** Go's encoding/json and yaml.v2 refuse documents nested deeper than this. */
+export const maxDepth = 10000;
+
+/**
+ * Strings the database can hold: a NUL character (which PostgreSQL's jsonb refuses) is a 400, a lone UTF-16
+ * surrogate becomes U+FFFD (Go's decoders do that with a `\ud800` escape). Walks the parsed value in place;
+ * an object nested deeper than kube reads is refused too.
+ */
+export function checkText(value: unknown, format = 'json'): unknown {
+  try {
+    return walkText(value, [], 0);
+  } catch (e) {
+    // a stack too small for kube's depth gives up earlier, with the same answer
+    if (e instanceof TooDeep || isStackOverflow(e))
+      throw ApiError.badRequest(`${format}: exceeded max depth`);
+    throw e;
+  }
+}
+
+class TooDeep extends Error {}
+
+/** String.prototype.isWellFormed / toWellFormed (Node 20; ES2024, past the lib this code is typed with) */
+interface WellFormed {
+  isWellFormed(): boolean;
+  toWellFormed(): string;
+}
+
+function textPath(path: (string | number)[]): string {
+  let out = '';
+  for (const s of path) out += typeof s === 'number' ? `[${s}]` : out === '' ? s : `.${s}`;
+  return out || '<root>';
+}
+
+function cleanString(s: string, path: (string | number)[]): string {
+  if (s.includes('\0')) {
+    throw ApiError.badRequest(
+      `${textPath(path)}: Invalid value: may not contain the NUL character (\\u0000)`,
+    );
+  }
+  const w = s as unknown as WellFormed;
+  return w.isWellFormed() ? s : w.toWellFormed();
+}
+
+function walkText(value: unknown, path: (string | number)[], depth: number): unknown {
+  if (typeof value === 'string') return cleanString(value, path);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= maxDepth) throw new TooDeep();
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      value[i] = walkText(value[i], path, depth + 1);
+      path.pop();
+    }
+    return value;
+  }
+  // bytes (Protobuf, CBOR), dates (YAML timestamps): no strings inside
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return value;
+  const obj = value as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    path.push(key);
+    const clean = cleanString(key, path);
+    const v = walkText(obj[key], path, depth + 1);
+    path.pop();
+    if (clean !== key) delete obj[key];
+    // defined, not assigned: a `__proto__` key is data here
+    if (clean !== key || v !== obj[key])
+      Object.defineProperty(obj, clean, { value: v, enumerable: true, writable: true, configurable: true });
+  }
+  return obj;
+}
+
+/**
+ * The YAML reader recurses once per level of nesting and overflows the stack in the low thousands (where V8 may
+ * even abort the process), so deeper documents are refused before they are read. The bound is cheap and
+ * generous: flow brackets open, plus the indentation (spaces, `- `, `? `) of the line.
+ */
+export const yamlMaxDepth = 512;
+
+export function checkYamlDepth(text: string): void {
+  let flow = 0;
+  let indent = 0;
+  let lineStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) {
+      lineStart = true;
+      indent = 0;
+      continue;
+    }
+    if (lineStart) {
+      // space, tab, '-', '?', ':' before the line's content each may open a level
+      if (c === 0x20 || c === 0x09 || c === 0x2d || c === 0x3f || c === 0x3a) {
+        if (++indent + flow > yamlMaxDepth) throw ApiError.badRequest('yaml: exceeded max depth');
+        continue;
+      }
+      lineStart = false;
+    }
+    if (c === 0x5b || c === 0x7b) {
+      if (++flow + indent > yamlMaxDepth) throw ApiError.badRequest('yaml: exceeded max depth');
+    } else if ((c === 0x5d || c === 0x7d) && flow > 0) flow--;
+  }
+}
+
+/** The reader's error in the form of Go's yaml.v2: `yaml: line 3: <problem>`. */
+function yamlErrorMessage(text: string): string {
+  const first = text.split('\n')[0];
+  const m = /^(.*?) at line (\d+), column \d+:?$/.exec(first);
+  return m ? `yaml: line ${m[2]}: ${m[1]}` : `yaml: ${first}`;
+}
+
+function isStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError || /Maximum call stack/.test((e as Error)?.message ?? '');
+}
+
 export function decodeBody(body: Buffer | string, format: Format): unknown {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   if (format === 'json') {
+    let value: unknown;
     try {
-      return JSON.parse(text);
+      value = JSON.parse(text);
     } catch (e) {
       throw ApiError.badRequest(`json parse error: ${(e as Error).message}`);
     }
+    // only an escape can put a NUL or a lone surrogate into a JSON string: most bodies need no walk
+    return text.includes('\\u') ? checkText(value) : value;
   }
+  checkYamlDepth(text);
+  let value: unknown;
   try {
     // kube reads YAML as YAML 1.1 (sigs.k8s.io/yaml): yes/no/on/off are booleans there
-    return parseYaml(text, { version: '1.1', uniqueKeys: false, maxAliasCount: 100 });
+    value = parseYaml(text, {
+      version: '1.1',
+      uniqueKeys: false,
+      maxAliasCount: 100,
+      customTags: yamlTags as never,
+    });
   } catch (e) {
-    throw ApiError.badRequest(`yaml: ${(e as Error).message.split('\n')[0]}`);
+    if (isStackOverflow(e)) throw ApiError.badRequest('yaml: exceeded max depth');
+    throw ApiError.badRequest(yamlErrorMessage((e as Error).message));
   }
+  return checkText(value, 'yaml');
 }
 
 export function encodeBody(value: unknown, format: Format, pretty: boolean): string {

@@ -2,7 +2,7 @@
 import { isPlainObject, type KubeObject } from '../api/index.js';
 import { ApiError } from '../api/index.js';
 import { decodeCbor } from '../codec/index.js';
-import { decodeBody, negotiateInput } from '../codec/index.js';
+import { checkText, checkYamlDepth, decodeBody, negotiateInput } from '../codec/index.js';
 import {
   decodeProtobufObject,
   hasProtobufPrefix,
@@ -80,11 +80,13 @@ function parseBody(
   cbor: boolean,
 ): { raw: unknown; text?: string } {
   const format = negotiateInput(contentType, cbor);
-  if (format === 'protobuf') return { raw: parseProtobuf(def, version, body) };
+  // binary forms carry any string as it is: NULs are refused there too
+  if (format === 'protobuf') return { raw: checkText(parseProtobuf(def, version, body)) };
   // CBOR's decoder refuses duplicate keys itself, as kube's does
-  if (format === 'cbor') return { raw: decodeCbor(body, def.schema) };
+  if (format === 'cbor') return { raw: checkText(decodeCbor(body, def.schema), 'cbor') };
   const text = body.toString('utf8');
   if (format === 'yaml') {
+    checkYamlDepth(text);
     const duplicates = findYamlDuplicateKeys(text);
     if (duplicates.length > 0) throw ApiError.badRequest(yamlDuplicateMessage(duplicates));
     return { raw: decodeBody(text, format) };

@@ -2,7 +2,14 @@
 import { ApiError, isPlainObject } from '../api/index.js';
 import { decodeBody, decodeCbor, decodeDeleteOptions, negotiateInput } from '../codec/index.js';
 import type { DeleteOptions, GenericStore } from '../registry/index.js';
-import { bodyOf, parseDryRun, selectionOf, type ResourceRequest } from './request.js';
+import {
+  bodyOf,
+  invalidOptions,
+  parseDryRun,
+  queryValues,
+  selectionOf,
+  type ResourceRequest,
+} from './request.js';
 import { addWarnings, send } from './respond.js';
 
 /** Reads DeleteOptions (query parameters win over the body); a dry run is recorded in the context. */
@@ -24,7 +31,7 @@ function deleteOptions(r: ResourceRequest): DeleteOptions {
   const grace = pick('gracePeriodSeconds');
   const policy = pick('propagationPolicy');
   if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(String(policy))) {
-    throw ApiError.invalid('DeleteOptions', '', '', [
+    throw invalidOptions('DeleteOptions', [
       {
         type: 'NotSupported',
         field: 'propagationPolicy',
@@ -33,10 +40,9 @@ function deleteOptions(r: ResourceRequest): DeleteOptions {
       },
     ]);
   }
-  r.ctx.dryRun =
-    r.query.dryRun !== undefined
-      ? parseDryRun(r.query.dryRun)
-      : Array.isArray(fromBody.dryRun) && fromBody.dryRun.includes('All');
+  const dryRun = queryValues(r.req.query, 'dryRun');
+  const bodyDryRun = Array.isArray(fromBody.dryRun) ? fromBody.dryRun.map(String) : [];
+  r.ctx.dryRun = parseDryRun(dryRun.length > 0 ? dryRun : bodyDryRun, 'DeleteOptions');
   const pre = isPlainObject(fromBody.preconditions) ? fromBody.preconditions : undefined;
   if (grace !== undefined && !Number.isInteger(Number(grace))) {
     throw ApiError.badRequest(`invalid gracePeriodSeconds: ${String(grace)}`);

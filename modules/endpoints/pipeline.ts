@@ -6,7 +6,13 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
-import { parseRequestInfo, requestContext, type RequestContext, type RequestInfo } from '../api/index.js';
+import {
+  ApiError,
+  parseRequestInfo,
+  requestContext,
+  type RequestContext,
+  type RequestInfo,
+} from '../api/index.js';
 import {
   impersonationHeaders,
   type AuthenticationRequest,
@@ -73,10 +79,39 @@ function flatQuery(raw: unknown): Query {
   return query;
 }
 
-function prettyRequested(query: Query, userAgent: string | undefined): boolean {
-  if (query.pretty !== undefined) return query.pretty !== 'false' && query.pretty !== '0';
-  // kube pretty-prints for command-line HTTP tools by default
-  return !!userAgent && /^(curl|wget)/i.test(userAgent);
+/** The path as kube's router reads it; an escape that is no UTF-8 is a 400, as Fastify answers `%ff`. */
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    throw ApiError.badRequest(`invalid URL escape in path ${JSON.stringify(path)}`);
+  }
+}
+
+/** Go's %q: how kube quotes a name in its messages (control characters as \x00). */
+function goQuote(s: string): string {
+  return JSON.stringify(s).replace(/\\u00([0-9a-f]{2})/g, '\\x$1');
+}
+
+/** A name or namespace no object can have and the database cannot hold (a NUL) is refused before storage. */
+function checkAddress(info: RequestInfo): void {
+  for (const [param, value] of [
+    ['Namespace', info.namespace],
+    ['Name', info.name],
+  ] as const) {
+    if (value.includes('\0')) {
+      throw ApiError.badRequest(
+        `${param} parameter invalid: ${goQuote(value)}: may not contain the NUL character (\\u0000)`,
+      );
+    }
+  }
+}
+
+/** kube's isPrettyPrint: `pretty` read with Go's ParseBool (anything else is false), else by User-Agent. */
+export function prettyRequested(query: Query, userAgent: string | undefined): boolean {
+  if (query.pretty) return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(query.pretty);
+  // kube pretty-prints for browsers and command-line HTTP tools by default
+  return !!userAgent && /^(curl|Wget|Mozilla\/5\.0)/.test(userAgent);
 }
 
 /** The request names a kind and subresource this server serves (only those get their own metric labels). */
@@ -142,11 +177,12 @@ export class Pipeline {
       const gzip =
         this.features.enabled('APIResponseCompression') && acceptsGzip(req.headers['accept-encoding']);
       out = { format: 'json', pretty, gzip };
-      const info = parseRequestInfo(req.method, path.includes('%') ? decodeURIComponent(path) : path, query);
+      const info = parseRequestInfo(req.method, path.includes('%') ? decodePath(path) : path, query);
       const def = info.isResourceRequest
         ? steps.registry.find(info.group, info.version, info.resource)
         : undefined;
       this.track(info, def, query, req, reply);
+      checkAddress(info);
       // kube's request deadline: past it a request that is not a watch answers 504, and its own answer is dropped
       if (steps.timeouts && info.verb !== 'watch')
         stopTimer = steps.timeouts.start(steps.timeouts.budgetMs(query.timeout), () => timedOut(reply));

@@ -1,6 +1,6 @@
 /** get, list and watch: read by resourceVersion from PostgreSQL (most recent) or from the watch cache. */
 import type { KubeList, KubeObject } from '../api/index.js';
-import { ApiError } from '../api/index.js';
+import { ApiError, queryFlag } from '../api/index.js';
 import {
   parseIncludeObject,
   partialObjectMetadata,
@@ -133,7 +133,7 @@ export class ReadHandlers {
         startRv,
         initial,
         timeoutMs: Math.min(watchTimeoutMs(timeoutS, this.minRequestTimeoutS), MAX_TIMER_MS),
-        bookmarks: r.query.allowWatchBookmarks === 'true' || r.query.allowWatchBookmarks === '1',
+        bookmarks: queryFlag(r.query.allowWatchBookmarks),
         initialEventsEnd: start.kind !== 'exact' && start.initialEventsEnd,
         apiVersion: groupVersion(def.group, info.version),
         kind: def.kind,

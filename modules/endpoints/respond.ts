@@ -75,19 +75,31 @@ export function send(reply: FastifyReply, code: number, body: unknown, out: Outp
   return reply.header('Content-Encoding', 'gzip').header('Vary', 'Accept-Encoding').send(gzipped);
 }
 
-/** Anything thrown while serving a request becomes a Status; unknown errors are 500s and are logged. */
+/** Fastify's errors before the pipeline, in our words (its own text never reaches a client). */
+const fastifyErrors: Record<string, () => ApiError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => ApiError.tooLarge('Request entity too large: limit is 3145728'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => ApiError.unsupportedMediaType(['application/json']),
+  // an undecodable URL (`%ff`, an escaped lone surrogate)
+  FST_ERR_BAD_URL: () => ApiError.badRequest('invalid URL escape in the request path'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
+    ApiError.badRequest('the request body does not match its Content-Length'),
+};
+
+/**
+ * Anything thrown while serving a request becomes a Status. Unknown errors are logged and answer 500 (4xx
+ * from the HTTP layer keep their code) with our words only: the text of a library, PostgreSQL or V8 stays in
+ * the log.
+ */
 export function toApiError(error: unknown, log: (e: unknown) => void): ApiError {
   if (error instanceof ApiError) return error;
-  const fastifyCode = (error as { code?: string; statusCode?: number })?.code;
-  if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE')
-    return ApiError.tooLarge('Request entity too large: limit is 3145728');
-  if (fastifyCode === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
-    return ApiError.unsupportedMediaType(['application/json']);
+  const fastifyCode = (error as { code?: string })?.code;
+  const known = fastifyCode ? fastifyErrors[fastifyCode] : undefined;
+  if (known) return known();
   const status = (error as { statusCode?: number })?.statusCode;
   if (status && status >= 400 && status < 500)
-    return new ApiError(status, 'BadRequest', (error as Error).message);
+    return new ApiError(status, status === 400 ? 'BadRequest' : '', 'the server could not read the request');
   log(error);
-  return ApiError.internal((error as Error)?.message ?? String(error));
+  return ApiError.internal('the server met an unexpected error (it is in the server log)');
 }
 
 export function sendError(reply: FastifyReply, error: ApiError, out: Output = jsonOutput): FastifyReply {

@@ -20,8 +20,10 @@ export async function create(generic: GenericStore, r: ResourceRequest): Promise
   const { info, def } = r;
   if (info.name)
     throw ApiError.methodNotAllowed('the server does not allow this method on the requested resource');
+  // kube checks the options before it reads the body
+  const options = writeOptions(r);
   const { object, warnings } = decodedBody(r);
-  const created = await generic.create(r.ctx, def, info.namespace, object, writeOptions(r));
+  const created = await generic.create(r.ctx, def, info.namespace, object, options);
   addWarnings(r.reply, [...warnings, ...r.ctx.warnings]);
   return send(r.reply, 201, created, r.out);
 }
@@ -46,8 +48,8 @@ function checkAddress(r: ResourceRequest, obj: KubeObject): void {
 /** PUT of the object or of a subresource (whose strategy decides what of the object it may change). */
 export async function update(generic: GenericStore, r: ResourceRequest): Promise<unknown> {
   const { info, def } = r;
-  const { object, warnings } = decodedBody(r);
   const options = writeOptions(r);
+  const { object, warnings } = decodedBody(r);
   checkAddress(r, object);
   const result = await generic.update(
     r.ctx,

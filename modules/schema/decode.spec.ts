@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeObject } from './decode.js';
+import type { ApiError } from '../api/index.js';
+import { decodeObject, maxNesting } from './decode.js';
 import {
   configMapSchema,
   cyclicSchema,
@@ -189,5 +190,29 @@ describe('decodeObject: untyped (custom resources)', () => {
         template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { size: 1 } },
       },
     });
+  });
+});
+
+describe('decodeObject: free-form values nest only as deep as the server can store', () => {
+  const nested = (depth: number): unknown => {
+    let v: unknown = {};
+    for (let i = 0; i < depth; i++) v = { a: v };
+    return v;
+  };
+  const withFields = (fieldsV1: unknown) => ({ metadata: { managedFields: [{ manager: 'm', fieldsV1 }] } });
+
+  it('keeps a free-form value a few hundred levels deep', () => {
+    const obj = withFields(nested(500));
+    assert.equal(decodeObject(obj, configMapSchema, { kind: 'ConfigMap' }).object, obj);
+  });
+
+  it('refuses one past maxNesting with 400 (kube: exceeded max depth), before anything copies it', () => {
+    assert.throws(
+      () =>
+        decodeObject(withFields(nested(maxNesting)), configMapSchema, { kind: 'ConfigMap', version: 'v1' }),
+      (e: ApiError) =>
+        e.code === 400 &&
+        e.message === 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: exceeded max depth',
+    );
   });
 });

@@ -81,6 +81,22 @@ function zeroOf(node: Node | undefined): unknown {
 
 const embeddedFields = new Set(['apiVersion', 'kind', 'metadata']);
 
+/** How deep a stored object may nest (kube's decoders allow 10000; V8's JSON.stringify fails before). */
+export const maxNesting = 1000;
+
+/** Whether `v` nests more than `budget` levels of objects and arrays (stops looking at the budget). */
+function deeperThan(v: unknown, budget: number): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  if (budget <= 0) return true;
+  if (Array.isArray(v)) {
+    for (const item of v) if (deeperThan(item, budget - 1)) return true;
+    return false;
+  }
+  const obj = v as Record<string, unknown>;
+  for (const key in obj) if (deeperThan(obj[key], budget - 1)) return true;
+  return false;
+}
+
 class Decoder {
   /** path to the current value: property / map keys and array indexes */
   private seg: (string | number)[] = [];
@@ -138,6 +154,7 @@ class Decoder {
   private walk(v: unknown, node: Node, root = false): unknown {
     switch (node.kind) {
       case NodeKind.Any:
+        this.checkFreeForm(v);
         return v;
       case NodeKind.Object:
         if (isPlainObject(v)) this.walkObject(v, node, root);
@@ -226,16 +243,33 @@ class Decoder {
         this.seg.pop();
         continue;
       }
-      if (node.keepUnknown || (node.embedded && embeddedFields.has(key))) continue;
+      if (node.keepUnknown || (node.embedded && embeddedFields.has(key))) {
+        this.seg.push(key);
+        this.checkFreeForm(value);
+        this.seg.pop();
+        continue;
+      }
       this.report(key);
       delete obj[key];
     }
     this.struct = savedStruct;
   }
 
+  /**
+   * A value no schema describes (preserve-unknown-fields, free-form) is kept as sent: it may not nest deeper
+   * than the server can copy and store (V8's recursion gives out in the low thousands).
+   */
+  private checkFreeForm(v: unknown): void {
+    if (v !== null && typeof v === 'object' && deeperThan(v, maxNesting - this.seg.length))
+      this.fail('json: exceeded max depth');
+  }
+
   private walkArray(arr: unknown[], node: Node): void {
     const items = node.items;
-    if (items === undefined) return;
+    if (items === undefined) {
+      this.checkFreeForm(arr);
+      return;
+    }
     for (let i = 0; i < arr.length; i++) {
       const value = arr[i];
       if (value === null) {

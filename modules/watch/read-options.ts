@@ -2,7 +2,7 @@
  * kube's resourceVersion tables for get, list and watch: which combinations are valid and what they mean.
  * Invalid cells are 400s (spec: "invalid resourceVersion/continue combination").
  */
-import { ApiError } from '../api/index.js';
+import { ApiError, queryFlag } from '../api/index.js';
 
 export type ListSemantics =
   | { kind: 'mostRecent' }
@@ -86,7 +86,8 @@ export type WatchStart =
   /** changes after `rv` only (undefined: after the cache's current revision) */
   | { kind: 'exact'; rv?: number };
 
-const isTrue = (v: string | undefined) => v === 'true' || v === '1';
+/** kube's bool conversion of a query parameter */
+const isTrue = queryFlag;
 
 export function watchStart(q: WatchQuery): WatchStart {
   const rv = q.resourceVersion || undefined;

@@ -3,12 +3,15 @@
  * It speaks HTTP/2 and HTTP/1.1 on one port (ALPN `h2`, `http/1.1`), as kube-apiserver does: kubectl and
  * client-go multiplex every request, watches included, over one h2 connection per host.
  */
+import { STATUS_CODES } from 'node:http';
 import type { Http2SecureServer, Http2Session } from 'node:http2';
+import type { Duplex } from 'node:stream';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppModule } from '../app.module.js';
 import type { Config } from '../config/config.js';
+import { ApiError } from '../../modules/api/index.js';
 import { Pipeline } from '../../modules/endpoints/index.js';
 import { jsonOutput, sendError, toApiError } from '../../modules/endpoints/index.js';
 import type { ServerOptions } from '../app.module.js';
@@ -49,6 +52,8 @@ export async function createServer(
     bodyLimit: config.maxRequestBodyBytes,
     return503OnClosing: false,
     routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 1024 },
+    // malformed HTTP/1.1 (Node's parser gave up): a Status too, written on the socket as Fastify would
+    clientErrorHandler: clientError,
     // errors Fastify finds before routing (an undecodable URL) leave as a Status too
     frameworkErrors: (error: Error, _req: unknown, reply: FastifyReply) =>
       sendError(
@@ -80,7 +85,8 @@ export async function createServer(
     (_req, body, done) => done(null, body),
   );
   fastify.route({
-    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    // OPTIONS (and any other method) reaches the pipeline, which answers 405 as kube does
+    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     url: '/*',
     handler: (req, reply) => pipeline.handle(req, reply),
     // errors before the pipeline runs (body too large, unreadable body) leave as a Status too
@@ -92,6 +98,36 @@ export async function createServer(
       ),
   });
   return app;
+}
+
+/**
+ * What Node's HTTP/1.1 parser refuses (a malformed request line or header, headers or URL past its 16 KiB) is
+ * answered here, before any route: a Status with the code (400, 431; 408 for a request that timed out),
+ * then the connection closes. Only our own words go out, never the parser's.
+ */
+export function clientErrorStatus(err: NodeJS.ErrnoException): ApiError {
+  if (err.code === 'HPE_HEADER_OVERFLOW')
+    return new ApiError(
+      431,
+      '',
+      'Request Header Fields Too Large: the request line and headers exceed 16 KiB',
+    );
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return new ApiError(408, 'Timeout', 'the request was not received in time');
+  return ApiError.badRequest('the server could not read the request: malformed HTTP');
+}
+
+function clientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const error = clientErrorStatus(err);
+    const body = JSON.stringify(error.toStatus());
+    socket.write(
+      `HTTP/1.1 ${error.code} ${STATUS_CODES[error.code]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 /**

@@ -1,5 +1,6 @@
 /** HTTPS requests whose bodies stay bytes both ways (Protobuf, YAML), for the wire-format tests. */
 import { request as httpsRequest } from 'node:https';
+import { connect as tlsConnect } from 'node:tls';
 import type { TestServer } from './server.js';
 
 export interface RawResponse {
@@ -45,5 +46,40 @@ export function rawRequest(
     );
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+export interface RawHttpResponse {
+  status: number;
+  /** the header lines, lower-cased names */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Bytes written as they are on a fresh HTTP/1.1 TLS connection (malformed requests that no client library
+ * sends); resolves with the answer once the server closes the connection.
+ */
+export function rawHttp1(s: TestServer, bytes: string | Buffer): Promise<RawHttpResponse> {
+  const url = new URL(s.url);
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect(
+      { host: url.hostname, port: Number(url.port), ca: s.ca, ALPNProtocols: ['http/1.1'] },
+      () => socket.write(bytes),
+    );
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head, ...rest] = text.split('\r\n\r\n');
+      const [statusLine, ...lines] = head.split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const i = line.indexOf(':');
+        if (i > 0) headers[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
+      }
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
+    });
   });
 }

@@ -146,6 +146,11 @@ describe('LabelSelector.matches', () => {
     ['a notin (x)', { a: 'x' }, false],
     ['a notin (x)', { a: 'y' }, true],
     ['a notin ()', { a: '' }, false],
+    // `()` is the set {""} (kube is lenient the same way)
+    ['a in ()', { a: '' }, true],
+    ['a in ()', { a: 'x' }, false],
+    ['a in ()', {}, false],
+    ['a notin ()', {}, true],
     ['a', { a: '' }, true],
     ['a', { b: '' }, false],
     ['!a', { b: '' }, true],
