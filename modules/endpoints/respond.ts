@@ -2,6 +2,7 @@
 import { isListBody } from '../api/index.js';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../api/index.js';
+import { storageFailure } from '../registry/index.js';
 import { cborListSchema, cborMediaType, encodeCbor } from '../codec/index.js';
 import { encodeProtobuf, responseSchema } from '../codec/index.js';
 import type { Schema } from '../api/index.js';
@@ -76,6 +77,8 @@ export function send(reply: FastifyReply, code: number, body: unknown, out: Outp
 /** Anything thrown while serving a request becomes a Status; unknown errors are 500s and are logged. */
 export function toApiError(error: unknown, log: (e: unknown) => void): ApiError {
   if (error instanceof ApiError) return error;
+  const storage = storageFailure(error);
+  if (storage) return storage;
   const fastifyCode = (error as { code?: string; statusCode?: number })?.code;
   if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE')
     return ApiError.tooLarge('Request entity too large: limit is 3145728');
