@@ -69,15 +69,17 @@ describe('storage circuit', () => {
     assert.equal(c.open, false);
   });
 
-  it('opens on a connection failure: what is in flight fails at once, new calls fail without the driver', async () => {
+  it('a connection failure that the probe confirms opens it: what is in flight fails at once, new calls fail without the driver', async () => {
     const c = make();
     up = false;
     const slow = statement<number>();
     const inFlight = c.run(slow);
+    inFlight.catch(() => undefined); // rejected before the test looks at it
     const failing = statement<number>();
     const first = c.run(failing);
     failing.fail(new ConnectionLost('read ECONNRESET'));
     await assert.rejects(first, (e) => e instanceof UnavailableError && !/ECONN/.test((e as Error).message));
+    await sleep(5); // the probe fails: open
     assert.equal(c.open, true);
     await assert.rejects(inFlight, UnavailableError);
     assert.equal(slow.cancelled, true, 'a statement still queued in the driver is taken out');
@@ -85,6 +87,21 @@ describe('storage circuit', () => {
     const later = { then: () => (started = true) } as unknown as Promise<number>;
     await assert.rejects(c.run(later), UnavailableError);
     assert.equal(started, false, 'the driver is not asked while open');
+  });
+
+  it('a connection failure that the probe does not confirm leaves it closed', async () => {
+    const c = make();
+    const other = statement<number>();
+    const inFlight = c.run(other);
+    const failing = statement<number>();
+    const first = c.run(failing);
+    failing.fail(new ConnectionLost('terminating connection due to administrator command'));
+    await assert.rejects(first, UnavailableError);
+    await sleep(5);
+    assert.equal(probes, 1);
+    assert.equal(c.open, false);
+    other.answer(3);
+    assert.equal(await inFlight, 3);
   });
 
   it('while open, a call waits at most waitMs; one waiting when it closes goes on', async () => {

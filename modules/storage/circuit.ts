@@ -1,6 +1,7 @@
 /**
  * The circuit in front of the database. Closed, every statement goes through, bounded by a timeout. A
- * connection failure opens it: the statements in flight fail at once, new ones fail at once too (after waiting
+ * connection failure makes it probe the database at once; a probe that fails opens it: the statements in flight
+ * fail at once, new ones fail at once too (after waiting
  * at most `waitMs` for the database to come back), and a probe asks the database every `probeIntervalMs`; the
  * first probe that answers closes it again. A statement that outlives its timeout fails (a timeout) and makes
  * the circuit probe at once. No driver text leaves here: failures are UnavailableError and StorageTimeoutError,
@@ -17,6 +18,8 @@ export interface CircuitOptions {
   probeIntervalMs: number;
   /** a probe that has not answered after this long failed */
   probeTimeoutMs: number;
+  /** told when the circuit opens (with the driver's reason: logs are for operators) and closes */
+  log?: (message: string) => void;
 }
 
 export const defaultCircuitOptions: CircuitOptions = {
@@ -26,8 +29,12 @@ export const defaultCircuitOptions: CircuitOptions = {
   probeTimeoutMs: 1000,
 };
 
-/** a statement: a promise, which the driver may be able to cancel (postgres.js: queued ones leave its queue) */
-export type Statement<T> = PromiseLike<T> & { cancel?: () => unknown };
+/**
+ * a statement: a promise, which the driver may be able to take back. postgres.js: `cancel()` takes a statement
+ * not yet sent (no `state`) out of its queue; one already sent it cancels over a new connection, whose failure
+ * (certain while the database is down) it leaves unhandled, so those are not cancelled here.
+ */
+export type Statement<T> = PromiseLike<T> & { cancel?: () => unknown; state?: unknown };
 
 interface InFlight {
   deadline: number;
@@ -74,7 +81,9 @@ export class Circuit {
         (error: unknown) => {
           if (!this.inFlight.delete(entry)) return; // answered already (timed out, or the circuit opened)
           const translated = this.translate(error);
-          if (translated instanceof UnavailableError) this.trip();
+          // one lost connection may be just that (a backend ended, a stale pooled connection after an outage):
+          // the probe decides whether the database is down
+          if (translated instanceof UnavailableError && !this.open) void this.check();
           reject(translated);
         },
       );
@@ -152,10 +161,14 @@ export class Circuit {
     if (this.probing || this.stopped) return;
     this.probing = true;
     let timer: NodeJS.Timeout | undefined;
+    let reason = 'no answer in time';
     const ok = await Promise.race([
       this.probe().then(
         () => true,
-        () => false,
+        (e: unknown) => {
+          reason = (e as Error)?.message ?? String(e);
+          return false;
+        },
       ),
       new Promise<boolean>(
         (resolve) => (timer = setTimeout(() => resolve(false), this.options.probeTimeoutMs)),
@@ -167,6 +180,8 @@ export class Circuit {
     if (ok) {
       if (this.open) this.close();
     } else {
+      if (!this.open)
+        this.options.log?.(`storage unavailable (${reason}): failing requests at once until it answers`);
       this.trip();
       this.schedule(this.options.probeIntervalMs);
     }
@@ -174,6 +189,7 @@ export class Circuit {
 
   private close(): void {
     this.open = false;
+    this.options.log?.('storage is back');
     clearTimeout(this.probeTimer);
     const waiters = [...this.waiters];
     this.waiters.clear();
@@ -183,9 +199,9 @@ export class Circuit {
 }
 
 function cancel(statement: Statement<unknown>): void {
+  if (statement.state) return;
   try {
-    const cancelled = statement.cancel?.() as Promise<unknown> | undefined;
-    cancelled?.catch?.(() => undefined);
+    statement.cancel?.();
   } catch {
     // nothing to cancel
   }

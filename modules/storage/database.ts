@@ -26,6 +26,9 @@ export function connect(url: string, max = 10): postgres.Sql {
     max,
     connect_timeout: CONNECT_TIMEOUT_S,
     backoff,
+    // no array types are used; and postgres.js's lookup of them on each new connection is a promise nobody
+    // handles: a connection lost during it (a database going down) ended the process (unhandled rejection)
+    fetch_types: false,
     onnotice: () => undefined,
     connection: { application_name: 'pgkube' },
   });

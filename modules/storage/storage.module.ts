@@ -1,4 +1,4 @@
-import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type postgres from 'postgres';
 import { connect } from './database.js';
 import { PostgresStore } from './postgres-store.js';
@@ -28,7 +28,8 @@ class StorageLifecycle implements OnApplicationShutdown {
 @Module({})
 export class StorageModule {
   static forRoot(databaseUrl: string, options: StorageOptions = {}): DynamicModule {
-    const circuit: Partial<CircuitOptions> = { ...options.circuit };
+    const logger = new Logger('storage');
+    const circuit: Partial<CircuitOptions> = { log: (m) => logger.warn(m), ...options.circuit };
     if (options.unavailableTimeoutMs !== undefined) circuit.waitMs = options.unavailableTimeoutMs;
     return {
       module: StorageModule,
