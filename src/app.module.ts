@@ -34,7 +34,7 @@ export class AppModule {
       global: true,
       imports: [
         VersioningModule.forRoot(config),
-        StorageModule.forRoot(databaseUrl),
+        StorageModule.forRoot(databaseUrl, { unavailableTimeoutMs: config.storageUnavailableTimeoutMs }),
         RegistryModule.forRoot(config.apiEnablement),
         KindsModule,
         WatchModule.forRoot(config.historyRetentionMs),

@@ -192,8 +192,16 @@ export class ApiError extends Error {
     );
   }
 
-  static unavailable(message: string): ApiError {
-    return new ApiError(503, 'ServiceUnavailable', message);
+  /** 503; with `retryAfterSeconds`, kube's Retry-After header and details.retryAfterSeconds */
+  static unavailable(message: string, retryAfterSeconds?: number): ApiError {
+    if (retryAfterSeconds === undefined) return new ApiError(503, 'ServiceUnavailable', message);
+    return new ApiError(
+      503,
+      'ServiceUnavailable',
+      message,
+      { retryAfterSeconds },
+      { 'Retry-After': String(retryAfterSeconds) },
+    );
   }
 }
 

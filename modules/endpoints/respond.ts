@@ -2,6 +2,7 @@
 import { isListBody } from '../api/index.js';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../api/index.js';
+import { storageFailure } from '../registry/index.js';
 import { cborListSchema, cborMediaType, encodeCbor } from '../codec/index.js';
 import { encodeProtobuf, responseSchema } from '../codec/index.js';
 import type { Schema } from '../api/index.js';
@@ -92,6 +93,8 @@ const fastifyErrors: Record<string, () => ApiError> = {
  */
 export function toApiError(error: unknown, log: (e: unknown) => void): ApiError {
   if (error instanceof ApiError) return error;
+  const storage = storageFailure(error);
+  if (storage) return storage;
   const fastifyCode = (error as { code?: string })?.code;
   const known = fastifyCode ? fastifyErrors[fastifyCode] : undefined;
   if (known) return known();

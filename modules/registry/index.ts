@@ -9,3 +9,4 @@ export { everything, parseSelection, Selection } from './selection.js';
 export { ignoredFields } from './managed-fields.js';
 export { type UpdatedObject } from './generic-store.js';
 export * from './admission.js';
+export { storageFailure } from './store-errors.js';

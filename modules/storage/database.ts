@@ -9,9 +9,26 @@ const migrationsFolder = fileURLToPath(new URL('../../../migrations', import.met
 /** Any fixed number: replicas starting together take turns migrating. */
 const MIGRATION_LOCK = 7_361_004;
 
+/** a connection attempt that has not succeeded after this long fails (postgres.js's default is 30 s) */
+const CONNECT_TIMEOUT_S = 2;
+
+/**
+ * After a connection fails, postgres.js waits before the next attempt: by default 3^n/100 s (up to 20 s), so a
+ * database back after a few seconds' outage stayed unused for up to 10 s. The circuit (circuit.ts) keeps calls
+ * off a database that is down; reconnecting soon is what makes recovery fast.
+ */
+function backoff(retries: number): number {
+  return Math.min(0.02 * 2 ** retries, 0.2);
+}
+
 export function connect(url: string, max = 10): postgres.Sql {
   return postgres(url, {
     max,
+    connect_timeout: CONNECT_TIMEOUT_S,
+    backoff,
+    // no array types are used; and postgres.js's lookup of them on each new connection is a promise nobody
+    // handles: a connection lost during it (a database going down) ended the process (unhandled rejection)
+    fetch_types: false,
     onnotice: () => undefined,
     connection: { application_name: 'pgkube' },
   });

@@ -7,6 +7,7 @@ import {
   NotFoundError,
   RequiredObjectDeletingError,
   RequiredObjectMissingError,
+  StorageError,
   UnavailableError,
   type Change,
   type ChangePage,
@@ -20,6 +21,7 @@ import {
   type Stored,
 } from './store.js';
 import { CHANGE_CHANNEL, WriteBatcher, type WriteOutcome } from './write-batch.js';
+import { Circuit, defaultCircuitOptions, type CircuitOptions } from './circuit.js';
 
 /** the statement postgres.js runs on its listening connection, as pg_stat_activity shows it afterwards */
 const LISTEN_QUERY = `listen "${CHANGE_CHANNEL}"`;
@@ -41,17 +43,24 @@ function storedBody(object: KubeObject): KubeObject {
   return { ...object, metadata };
 }
 
-/** Connection-level failures become UnavailableError; everything else is a bug and stays as it is. */
-function translate(error: unknown): unknown {
+/** what postgres.js and Node call a lost or refused connection */
+const CONNECTION_CODES =
+  /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|CONNECTION_|CONNECT_TIMEOUT)/;
+
+/**
+ * Connection-level failures become UnavailableError (the driver's error its `cause`, never its message);
+ * everything else is a bug and stays as it is.
+ */
+export function translate(error: unknown): unknown {
+  if (error instanceof StorageError) return error;
   if (error instanceof postgres.PostgresError) {
     // class 08: connection exception; 57P: operator intervention (shutdown); 53: insufficient resources
-    if (/^(08|57P|53)/.test(error.code)) return new UnavailableError(error.message);
+    if (/^(08|57P|53)/.test(error.code)) return new UnavailableError(undefined, { cause: error });
     return error;
   }
   const code = (error as { code?: string })?.code;
-  if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|CONNECTION_)/.test(code)) {
-    return new UnavailableError(String((error as Error).message));
-  }
+  if (typeof code === 'string' && CONNECTION_CODES.test(code))
+    return new UnavailableError(undefined, { cause: error });
   return error;
 }
 
@@ -62,33 +71,46 @@ export class PostgresStore implements Store {
   private prunedSince = '-infinity';
   private pruneRuns = 0;
 
-  constructor(private readonly sql: postgres.Sql) {
-    this.batcher = new WriteBatcher(sql);
+  /** open while the database is unreachable: calls fail at once (503) instead of waiting on the driver */
+  readonly circuit: Circuit;
+
+  constructor(
+    private readonly sql: postgres.Sql,
+    options: Partial<CircuitOptions> = {},
+  ) {
+    this.circuit = new Circuit(() => sql`SELECT 1`, translate, { ...defaultCircuitOptions, ...options });
+    this.batcher = new WriteBatcher(sql, this.circuit);
+  }
+
+  /** stops the circuit's timers (the connection pool is its owner's to end) */
+  close(): void {
+    this.circuit.stop();
   }
 
   async get(key: ObjectKey): Promise<Stored | undefined> {
-    const rows = await this.sql`
+    if (this.circuit.open) await this.circuit.wait();
+    const rows = await this.circuit.run(this.sql`
       SELECT o.rv, b.body FROM objects o JOIN changes b ON b.rv = o.rv
-      WHERE o.resource = ${key.resource} AND o.namespace = ${key.namespace} AND o.name = ${key.name}`.catch(
-      fail,
-    );
+      WHERE o.resource = ${key.resource} AND o.namespace = ${key.namespace} AND o.name = ${key.name}`);
     if (rows.length === 0) return undefined;
     return withRv(rows[0].body, Number(rows[0].rv));
   }
 
   async list(resource: string, namespace?: string): Promise<ListResult> {
+    if (this.circuit.open) await this.circuit.wait();
     // one statement, one snapshot: the counter and the rows agree
-    const rows =
+    const rows = await this.circuit.run(
       namespace === undefined
-        ? await this.sql`
+        ? this.sql`
             SELECT r.rv AS cur, o.rv, b.body FROM revision r
             LEFT JOIN (objects o JOIN changes b ON b.rv = o.rv) ON o.resource = ${resource}
-            WHERE r.id = 1 ORDER BY o.namespace, o.name`.catch(fail)
-        : await this.sql`
+            WHERE r.id = 1 ORDER BY o.namespace, o.name`
+        : this.sql`
             SELECT r.rv AS cur, o.rv, b.body FROM revision r
             LEFT JOIN (objects o JOIN changes b ON b.rv = o.rv)
               ON o.resource = ${resource} AND o.namespace = ${namespace}
-            WHERE r.id = 1 ORDER BY o.name`.catch(fail);
+            WHERE r.id = 1 ORDER BY o.name`,
+    );
     const items: Stored[] = [];
     for (const row of rows) if (row.body !== null) items.push(withRv(row.body, Number(row.rv)));
     return { rv: Number(rows[0].cur), items };
@@ -129,19 +151,21 @@ export class PostgresStore implements Store {
   }
 
   async currentRv(): Promise<number> {
-    const rows = await this.sql`SELECT rv FROM revision WHERE id = 1`.catch(fail);
+    if (this.circuit.open) await this.circuit.wait();
+    const rows = await this.circuit.run(this.sql`SELECT rv FROM revision WHERE id = 1`);
     return Number(rows[0].rv);
   }
 
   async changes(afterRv: number, limit: number): Promise<ChangePage> {
+    if (this.circuit.open) await this.circuit.wait();
     // one statement, one snapshot: every change up to the counter read here is visible in it
-    const rows = await this.sql`
+    const rows = await this.circuit.run(this.sql`
       SELECT r.rv AS cur, c.rv, c.resource, c.namespace, c.name, c.type, c.body FROM revision r
       LEFT JOIN LATERAL (
         SELECT rv, resource, namespace, name, type, body FROM changes
         WHERE rv > ${afterRv} ORDER BY rv LIMIT ${limit}
       ) c ON true
-      WHERE r.id = 1`.catch(fail);
+      WHERE r.id = 1`);
     const changes: Change[] = [];
     for (const row of rows) {
       if (row.rv === null) continue;
@@ -160,10 +184,14 @@ export class PostgresStore implements Store {
   }
 
   async snapshot(): Promise<Snapshot> {
-    const rows = await this.sql`
+    // every object: as long as it takes (the watch cache's start)
+    const rows = await this.circuit.run(
+      this.sql`
       SELECT r.rv AS cur, o.resource, o.namespace, o.name, o.rv, b.body FROM revision r
       LEFT JOIN (objects o JOIN changes b ON b.rv = o.rv) ON true
-      WHERE r.id = 1`.catch(fail);
+      WHERE r.id = 1`,
+      Infinity,
+    );
     const items: Snapshot['items'] = [];
     for (const row of rows) {
       if (row.body === null) continue;
@@ -174,9 +202,12 @@ export class PostgresStore implements Store {
   }
 
   async historyStart(ageMs: number): Promise<number> {
-    const rows = await this.sql`
+    const rows = await this.circuit.run(
+      this.sql`
       SELECT COALESCE(min(rv) - 1, (SELECT rv FROM revision WHERE id = 1)) AS start FROM changes
-      WHERE at > now() - make_interval(secs => ${ageMs / 1000})`.catch(fail);
+      WHERE at > now() - make_interval(secs => ${ageMs / 1000})`,
+      Infinity,
+    );
     return Number(rows[0].start);
   }
 
@@ -189,7 +220,8 @@ export class PostgresStore implements Store {
     const since = this.pruneRuns++ % SWEEP_EVERY === 0 ? '-infinity' : this.prunedSince;
     // the next run starts a minute before this one's limit: `at` is when a write's transaction began, so a
     // write that began just before this run and committed after it would otherwise fall between the two
-    const [row] = await this.sql`
+    const [row] = await this.circuit.run(
+      this.sql`
       WITH old AS MATERIALIZED (
         SELECT c.rv, NOT EXISTS (SELECT 1 FROM objects o
             WHERE o.resource = c.resource AND o.namespace = c.namespace AND o.name = c.name AND o.rv = c.rv
@@ -202,7 +234,9 @@ export class PostgresStore implements Store {
         RETURNING d.rv
       )
       SELECT (SELECT count(*) FROM gone)::int AS dropped,
-        (now() - make_interval(secs => ${ageMs / 1000}) - interval '1 minute')::text AS since`.catch(fail);
+        (now() - make_interval(secs => ${ageMs / 1000}) - interval '1 minute')::text AS since`,
+      Infinity,
+    );
     this.prunedSince = row.since;
     return row.dropped;
   }
@@ -215,11 +249,15 @@ export class PostgresStore implements Store {
         if (!payload.startsWith(`${this.batcher.replica} `)) onChange();
       })
       .catch(fail);
+    // a hint either way: down, the reader learns it at once (its read fails); back, it reads what was
+    // committed meanwhile (by anyone) at once
+    const stopFollowing = this.circuit.onChange(() => onChange());
     const peers = setInterval(() => void this.lookForListeners(listening.state.pid), PEER_CHECK_MS);
     peers.unref();
     void this.lookForListeners(listening.state.pid);
     return async () => {
       clearInterval(peers);
+      stopFollowing();
       this.batcher.onCommit = undefined;
       this.batcher.notify = true;
       await listening.unlisten();
@@ -233,20 +271,23 @@ export class PostgresStore implements Store {
    * any with track_activities off, or one that has run nothing yet) may be a listener: it keeps notifications on.
    */
   private async lookForListeners(ownPid: number | null): Promise<void> {
+    if (this.circuit.open) return;
     try {
-      const [row] = await this.sql`
+      const [row] = await this.circuit.run(this.sql`
         SELECT EXISTS (
           SELECT 1 FROM pg_stat_activity
           WHERE datname = current_database() AND pid <> ${ownPid ?? 0}
-            AND coalesce(query, '') IN (${LISTEN_QUERY}, '<insufficient privilege>', '')) AS others`;
+            AND coalesce(query, '') IN (${LISTEN_QUERY}, '<insufficient privilege>', '')) AS others`);
       this.batcher.notify = row.others;
     } catch {
       this.batcher.notify = true;
     }
   }
 
+  /** while the circuit is open, a write waits (briefly) for it to close before it joins a batch */
   private write(op: Parameters<WriteBatcher['submit']>[0]): Promise<WriteOutcome> {
-    return this.batcher.submit(op).catch(fail);
+    if (this.circuit.open) return this.circuit.wait().then(() => this.batcher.submit(op));
+    return this.batcher.submit(op);
   }
 }
 

@@ -124,5 +124,19 @@ export class RequiredObjectDeletingError extends StorageError {
   }
 }
 
-/** the backing database could not be reached or failed; never the client's fault */
-export class UnavailableError extends StorageError {}
+/**
+ * the backing database could not be reached or failed; never the client's fault. The message is ours: the
+ * driver's error, when there is one, is the `cause` (for logs), never shown to clients.
+ */
+export class UnavailableError extends StorageError {
+  constructor(message = 'the storage backend is unavailable', options?: ErrorOptions) {
+    super(message, options);
+  }
+}
+
+/** the backing database did not answer in time (the write may or may not have been applied) */
+export class StorageTimeoutError extends StorageError {
+  constructor(message = 'the storage backend did not answer in time', options?: ErrorOptions) {
+    super(message, options);
+  }
+}

@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
 import type { KubeObject } from '../api/index.js';
 import { batchSql, type BatchKinds } from './batch-sql.js';
-import type { Change, LocalCommit, ObjectKey } from './store.js';
+import type { Circuit } from './circuit.js';
+import { StorageError, UnavailableError, type Change, type LocalCommit, type ObjectKey } from './store.js';
 
 export { CHANGE_CHANNEL } from './batch-sql.js';
 
@@ -99,7 +100,11 @@ export class WriteBatcher {
   private busy = false;
   private scheduled = false;
 
-  constructor(private readonly sql: postgres.Sql) {}
+  constructor(
+    private readonly sql: postgres.Sql,
+    /** bounds each batch's statement, and fails it at once while the database is unreachable */
+    private readonly circuit?: Circuit,
+  ) {}
 
   submit(op: WriteOp): Promise<WriteOutcome> {
     return new Promise((resolve, reject) => {
@@ -129,12 +134,24 @@ export class WriteBatcher {
       },
       (error) => {
         this.busy = false;
-        if (batch.length === 1) batch[0].reject(error);
+        if (error instanceof StorageError) {
+          // the database is gone or did not answer: whether the batch committed is unknown, so none of its
+          // writes is acknowledged (the writers hear 503/504), and none is run again (it may have applied)
+          for (const p of batch) p.reject(error);
+          if (this.circuit?.open) this.failQueued();
+        } else if (batch.length === 1) batch[0].reject(error);
         // isolate the write that broke the statement: its batch-mates must not fail with it
         else this.queue.unshift(...batch.map((p) => ({ ...p, alone: true })));
         this.pump();
       },
     );
+  }
+
+  /** the circuit is open: the writes waiting for a batch fail at once rather than one batch at a time */
+  private failQueued(): void {
+    const queued = this.queue;
+    this.queue = [];
+    for (const p of queued) p.reject(new UnavailableError());
   }
 
   private report(batch: Pending[], outcomes: WriteOutcome[]): void {
@@ -175,11 +192,12 @@ export class WriteBatcher {
   }
 
   private async execute(ops: WriteOp[]): Promise<WriteOutcome[]> {
-    const rows = await this.sql.unsafe(
+    const statement = this.sql.unsafe(
       statementFor(ops),
       [ops.map((op, i) => toRow(op, i + 1)) as never, ops.length, this.replica, this.notify],
       { prepare: true },
     );
+    const rows = await (this.circuit ? this.circuit.run(statement) : statement);
     const outcomes: WriteOutcome[] = new Array(ops.length);
     for (const row of rows) {
       const i = (row.i as number) - 1;

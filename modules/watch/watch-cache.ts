@@ -5,7 +5,7 @@
  * costs latency, a lost connection costs a retry, never an event.
  */
 import type { KubeObject } from '../api/index.js';
-import type { Change, LocalCommit, Store } from '../storage/index.js';
+import { StorageError, type Change, type LocalCommit, type Store } from '../storage/index.js';
 import type { CachedEvent } from './events.js';
 import { objectKey, SortedIndex } from './sorted-index.js';
 
@@ -57,6 +57,8 @@ export class WatchCache {
   private unsubscribe?: () => Promise<void>;
   private stopped = false;
   synced = false;
+  /** the last pull could not reach the change log (storage down): the watches were ended */
+  feedLost = false;
 
   constructor(
     private readonly store: Store,
@@ -117,7 +119,11 @@ export class WatchCache {
       return;
     }
     this.pulling = this.pull()
-      .catch((e) => this.options.log?.(`watch cache: ${(e as Error).message}; retrying`))
+      .then(() => {
+        if (this.feedLost) this.options.log?.('watch cache: storage is back; following the change log again');
+        this.feedLost = false;
+      })
+      .catch((e) => this.lost(e))
       .finally(() => {
         this.pulling = undefined;
         if (this.again) {
@@ -137,6 +143,22 @@ export class WatchCache {
       if (page.changes.length < PAGE) break;
     }
     this.release();
+  }
+
+  /**
+   * The change log cannot be read. When storage is down or does not answer, every watch ends cleanly (as kube's
+   * do when etcd is lost): its client watches again from its last revision, or relists, and is answered once
+   * storage is back (a 503 meanwhile). The cache keeps what it has and catches up on the next pull.
+   */
+  private lost(error: unknown): void {
+    if (!(error instanceof StorageError)) {
+      this.options.log?.(`watch cache: ${(error as Error).message}; retrying`);
+      return;
+    }
+    if (!this.feedLost)
+      this.options.log?.(`watch cache: ${(error as Error).message}; watches closed, retrying`);
+    this.feedLost = true;
+    for (const listener of [...this.listeners]) listener.close();
   }
 
   /**

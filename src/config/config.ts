@@ -36,6 +36,8 @@ export interface Config {
   historyRetentionMs: number;
   /** after SIGTERM: /readyz fails at once, requests are served this long, then the server stops */
   shutdownDelayMs: number;
+  /** --storage-unavailable-timeout: how long a request waits for an unreachable PostgreSQL before its 503 */
+  storageUnavailableTimeoutMs: number;
   /** the previous minor release: metrics hidden in this one are registered again */
   showHiddenMetricsForVersion?: string;
   /** this long after start, /livez passes start-up checks that have not finished yet */
@@ -115,6 +117,11 @@ const flags: Record<string, FlagSpec> = {
     key: 'historyRetentionMs',
     parse: parseDuration,
     help: 'how long watch history is kept (default 5m)',
+  },
+  'storage-unavailable-timeout': {
+    key: 'storageUnavailableTimeoutMs',
+    parse: durationOrZero,
+    help: 'while PostgreSQL is unreachable, how long a request waits for it before its 503 (default 500ms)',
   },
   'shutdown-delay-duration': {
     key: 'shutdownDelayMs',
@@ -209,6 +216,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     maxRequestBodyBytes: 3 * 1024 * 1024,
     historyRetentionMs: 5 * 60_000,
     shutdownDelayMs: 0,
+    storageUnavailableTimeoutMs: 500,
     livezGracePeriodMs: 0,
     requestTimeoutMs: 60_000,
     minRequestTimeoutS: 1800,
