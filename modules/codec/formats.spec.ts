@@ -363,3 +363,12 @@ describe('YAML as Go’s yaml.v2 reads it', () => {
     );
   });
 });
+
+describe('YAML answers', () => {
+  it('write an object that appears twice in full, not as an anchor and alias (discovery shares them)', () => {
+    const version = { groupVersion: 'coordination.k8s.io/v1', version: 'v1' };
+    const text = encodeBody({ versions: [version], preferredVersion: version }, 'yaml', false);
+    assert.doesNotMatch(text, /[&*]a1/);
+    assert.equal((text.match(/groupVersion: coordination.k8s.io\/v1/g) ?? []).length, 2);
+  });
+});

@@ -302,6 +302,12 @@ export function decodeBody(body: Buffer | string, format: Format): unknown {
 
 export function encodeBody(value: unknown, format: Format, pretty: boolean): string {
   // written for YAML 1.1 readers (kube's clients): strings such as "yes" or a timestamp stay quoted strings
-  if (format === 'yaml') return stringifyYaml(value, { version: '1.1', sortMapEntries: true, lineWidth: 0 });
+  if (format === 'yaml')
+    return stringifyYaml(value, {
+      version: '1.1',
+      sortMapEntries: true,
+      lineWidth: 0,
+      aliasDuplicateObjects: false,
+    });
   return pretty ? JSON.stringify(value, null, 2) + '\n' : JSON.stringify(value);
 }
