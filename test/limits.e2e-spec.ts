@@ -10,9 +10,9 @@ import { connect as h2Connect } from 'node:http2';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import type { TLSSocket } from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ServerClient } from './support/server.js';
+import { http1Socket } from './support/raw-request.js';
 import { useServer } from './support/use-server.js';
 import { openWatch } from './support/watch-client.js';
 
@@ -20,21 +20,6 @@ const cms = '/api/v1/namespaces/default/configmaps';
 
 /** A GET that blocks in the handler: it waits (3 s) for the watch cache to reach a revision far ahead. */
 const blockingGet = `${cms}/nothing?resourceVersion=999999999`;
-
-function http1Socket(s: ServerClient): Promise<TLSSocket> {
-  const url = new URL(s.url);
-  return new Promise((resolve, reject) => {
-    const socket = tlsConnect({
-      host: url.hostname,
-      port: Number(url.port),
-      ca: s.ca,
-      servername: 'localhost',
-      ALPNProtocols: ['http/1.1'],
-    });
-    socket.once('secureConnect', () => resolve(socket));
-    socket.once('error', reject);
-  });
-}
 
 /** Everything the server sends on the socket until it closes it (or `maxMs` passes), and when that was. */
 function readUntilClosed(

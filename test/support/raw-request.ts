@@ -1,7 +1,7 @@
 /** HTTPS requests whose bodies stay bytes both ways (Protobuf, YAML), for the wire-format tests. */
 import { request as httpsRequest } from 'node:https';
-import { connect as tlsConnect } from 'node:tls';
-import type { TestServer } from './server.js';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import type { ServerClient, TestServer } from './server.js';
 
 export interface RawResponse {
   status: number;
@@ -56,17 +56,30 @@ export interface RawHttpResponse {
   body: string;
 }
 
+/** A fresh TLS connection to the server that speaks HTTP/1.1 (ALPN), once its handshake is done. */
+export function http1Socket(s: ServerClient): Promise<TLSSocket> {
+  const url = new URL(s.url);
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect({
+      host: url.hostname,
+      port: Number(url.port),
+      ca: s.ca,
+      servername: 'localhost',
+      ALPNProtocols: ['http/1.1'],
+    });
+    socket.once('secureConnect', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
 /**
  * Bytes written as they are on a fresh HTTP/1.1 TLS connection (malformed requests that no client library
  * sends); resolves with the answer once the server closes the connection.
  */
-export function rawHttp1(s: TestServer, bytes: string | Buffer): Promise<RawHttpResponse> {
-  const url = new URL(s.url);
+export async function rawHttp1(s: ServerClient, bytes: string | Buffer): Promise<RawHttpResponse> {
+  const socket = await http1Socket(s);
+  socket.write(bytes);
   return new Promise((resolve, reject) => {
-    const socket = tlsConnect(
-      { host: url.hostname, port: Number(url.port), ca: s.ca, ALPNProtocols: ['http/1.1'] },
-      () => socket.write(bytes),
-    );
     const chunks: Buffer[] = [];
     socket.on('data', (c: Buffer) => chunks.push(c));
     socket.on('error', reject);
