@@ -41,7 +41,7 @@ export class AppModule {
         AuthorizationModule,
         AuthenticationModule.forRoot({ tokens: server.tokens }),
         AdmissionModule,
-        ControllersModule,
+        ControllersModule.forRoot({ controllers: config.controllers }),
         EndpointsModule.forRoot({
           shuttingDown: server.shuttingDown,
           serverAddress: server.serverAddress,

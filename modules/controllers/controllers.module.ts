@@ -1,37 +1,67 @@
 import {
-  Global,
   Inject,
   Logger,
   Module,
+  type DynamicModule,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { GenericStore, Registry } from '../registry/index.js';
+import { enabledControllers, type Controller } from './controller.js';
 import { NamespaceController } from './namespace-controller.js';
+import { ControllerRunner } from './runner.js';
 
-class NamespaceControllerRun implements OnApplicationBootstrap, OnApplicationShutdown {
-  constructor(@Inject(NamespaceController) private readonly controller: NamespaceController) {}
+/** every controller the server has, enabled or not: the runner starts those `--controllers` names */
+const CONTROLLERS = Symbol('controllers');
+
+class ControllersLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(NamespaceController) private readonly namespaces: NamespaceController,
+    @Inject(ControllerRunner) private readonly runner: ControllerRunner,
+  ) {}
   async onApplicationBootstrap(): Promise<void> {
-    await this.controller.ensureBuiltins();
-    this.controller.start();
+    // kube-apiserver itself keeps the built-in namespaces, whatever controllers run
+    await this.namespaces.ensureBuiltins();
+    await this.runner.start();
   }
   async onApplicationShutdown(): Promise<void> {
-    await this.controller.stop();
+    await this.runner.stop();
   }
 }
 
-/** The in-process controllers (today: namespace lifecycle), started once the application is up. */
-@Global()
-@Module({
-  providers: [
-    {
-      provide: NamespaceController,
-      useFactory: (registry: Registry, generic: GenericStore) =>
-        new NamespaceController(registry, generic, (m) => new Logger('namespace-controller').warn(m)),
-      inject: [Registry, GenericStore],
-    },
-    NamespaceControllerRun,
-  ],
-  exports: [NamespaceController],
-})
-export class ControllersModule {}
+export interface ControllersOptions {
+  /** kube's `--controllers` values (default `*`) */
+  controllers?: readonly string[];
+}
+
+/** The in-process controllers, started once the application is up (after the watch cache). */
+@Module({})
+export class ControllersModule {
+  static forRoot(options: ControllersOptions = {}): DynamicModule {
+    const enabled = enabledControllers(options.controllers ?? []);
+    return {
+      module: ControllersModule,
+      global: true,
+      providers: [
+        {
+          provide: NamespaceController,
+          useFactory: (registry: Registry, generic: GenericStore) =>
+            new NamespaceController(registry, generic, (m) => new Logger('namespace-controller').warn(m)),
+          inject: [Registry, GenericStore],
+        },
+        {
+          provide: CONTROLLERS,
+          useFactory: (...controllers: Controller[]) => controllers,
+          inject: [NamespaceController],
+        },
+        {
+          provide: ControllerRunner,
+          useFactory: (controllers: Controller[]) => new ControllerRunner(controllers, enabled),
+          inject: [CONTROLLERS],
+        },
+        ControllersLifecycle,
+      ],
+      exports: [NamespaceController, ControllerRunner],
+    };
+  }
+}

@@ -1,2 +1,6 @@
 export { NamespaceController, BUILTIN_NAMESPACES } from './namespace-controller.js';
-export { ControllersModule } from './controllers.module.js';
+export { ControllersModule, type ControllersOptions } from './controllers.module.js';
+export { ControllerRunner } from './runner.js';
+export { enabledControllers, knownControllers, type Controller, type ControllerName } from './controller.js';
+export { Informer, objectKeyOf, splitKey, type InformerEvent } from './informer.js';
+export { WorkQueue } from './work-queue.js';

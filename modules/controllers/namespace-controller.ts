@@ -7,6 +7,7 @@ import type { KubeObject } from '../api/index.js';
 import { isPlainObject } from '../api/index.js';
 import { ApiError, systemContext } from '../api/index.js';
 import type { GenericStore } from '../registry/index.js';
+import type { Controller } from './controller.js';
 import type { Registry } from '../registry/index.js';
 import { everything } from '../registry/index.js';
 
@@ -14,9 +15,11 @@ export const BUILTIN_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kub
 const NAMESPACE_FINALIZER = 'kubernetes';
 const SWEEP_MS = 1000;
 
-export class NamespaceController {
+export class NamespaceController implements Controller {
+  readonly name = 'namespace';
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  private started = false;
   private again = false;
   /** the built-in namespaces exist (a readiness check) */
   builtinsReady = false;
@@ -50,17 +53,20 @@ export class NamespaceController {
   }
 
   start(): void {
+    this.started = true;
     this.timer = setInterval(() => this.kick(), SWEEP_MS);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
+    this.started = false;
     clearInterval(this.timer);
     await this.running;
   }
 
   /** Run a sweep now (after a namespace delete) or right after the current one. */
   kick(): void {
+    if (!this.started) return;
     if (this.running) {
       this.again = true;
       return;

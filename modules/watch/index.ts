@@ -1,4 +1,5 @@
-export { WatchCache } from './watch-cache.js';
+export { WatchCache, type CacheListener } from './watch-cache.js';
+export type { CachedEvent } from './events.js';
 export { encodeEvent, jsonEventLine, type EventType, type WatchEncoding } from './events.js';
 export { Watcher, type WatchOptions } from './watcher.js';
 export { WatchModule } from './watch.module.js';

@@ -111,6 +111,14 @@ describe('parseConfig', () => {
     assert.deepEqual(served(['--runtime-config=api/all=false,v1/namespaces']), ['/namespaces']);
   });
 
+  it('reads --controllers, repeated flags adding up', () => {
+    assert.deepEqual(parseConfig([], {}).controllers, []);
+    assert.deepEqual(
+      parseConfig(['--controllers=*,-namespace', '--controllers', 'tokencleaner'], {}).controllers,
+      ['*,-namespace', 'tokencleaner'],
+    );
+  });
+
   it('defaults to serve without a command', () => {
     assert.equal(parseConfig(['--secure-port=1'], {}).command, 'serve');
   });
@@ -134,6 +142,7 @@ describe('parseConfig', () => {
     [['--runtime-config=api/all=false'], /only api\/all=false/],
     [['--runtime-config=v1=false,api/v1=true'], /conflicting values for v1/],
     [['--runtime-config=batch/v1=perhaps'], /invalid value of batch\/v1: perhaps/],
+    [['--controllers=*,nosuch'], /--controllers: unknown controller "nosuch"/],
   ] as const) {
     it(`rejects ${argv.join(' ')}`, () => {
       assert.throws(

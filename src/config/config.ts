@@ -6,6 +6,7 @@ import path from 'node:path';
 import { servedMinorVersion } from '../../modules/api/index.js';
 import { validateShowHidden } from '../../modules/metrics/index.js';
 import { builtinDefinitions } from '../../modules/kinds/index.js';
+import { enabledControllers } from '../../modules/controllers/index.js';
 import {
   ApiEnablement,
   FeatureGates,
@@ -50,6 +51,8 @@ export interface Config {
   maxRequestsInflight: number;
   /** --max-mutating-requests-inflight: most writes served at once; 0: no limit */
   maxMutatingRequestsInflight: number;
+  /** --controllers: the in-process controllers that run (checked at parse time) */
+  controllers: string[];
   /** --feature-gates */
   featureGates: FeatureGates;
   /** --runtime-config, checked against the built-in kinds */
@@ -172,8 +175,10 @@ const flags: Record<string, FlagSpec> = {
   },
 };
 
-/** Map flags (`k=v,k=v`): repeating one adds to it, as kube's do. */
-const mapFlags: Record<'feature-gates' | 'runtime-config', string> = {
+/** List flags (`k=v,k=v` or `a,b`): repeating one adds to it, as kube's do. */
+const mapFlags: Record<'feature-gates' | 'runtime-config' | 'controllers', string> = {
+  controllers:
+    'in-process controllers: * (those on by default), name (on), -name (off); tokencleaner and bootstrapsigner are off by default',
   'feature-gates': 'Name=true|false,... (alpha gates default off, beta on; GA gates are locked)',
   'runtime-config':
     'enable or disable API versions: <group>/<version>[/<resource>][=bool], v1, api/all|ga|beta|alpha',
@@ -189,7 +194,7 @@ export const usage = [
 
 /** --feature-gates and --runtime-config, read and checked against the built-in kinds. */
 function versioningFlags(
-  values: Record<keyof typeof mapFlags, string[]>,
+  values: Record<'feature-gates' | 'runtime-config', string[]>,
 ): Pick<Config, 'featureGates' | 'apiEnablement' | 'warnings'> {
   try {
     const gates = parseFeatureGates(values['feature-gates']);
@@ -222,11 +227,16 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     minRequestTimeoutS: 1800,
     maxRequestsInflight: 400,
     maxMutatingRequestsInflight: 200,
+    controllers: [],
     featureGates: FeatureGates.defaults(),
     apiEnablement: new ApiEnablement(),
     warnings: [],
   };
-  const mapValues: Record<keyof typeof mapFlags, string[]> = { 'feature-gates': [], 'runtime-config': [] };
+  const mapValues: Record<keyof typeof mapFlags, string[]> = {
+    'feature-gates': [],
+    'runtime-config': [],
+    controllers: [],
+  };
   const args = [...argv];
   if (args[0] && !args[0].startsWith('-')) {
     const command = args.shift()!;
@@ -250,6 +260,12 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     else (config as unknown as Record<string, unknown>)[spec.key] = spec.parse(value, `--${name}`);
   }
   Object.assign(config, versioningFlags(mapValues));
+  try {
+    enabledControllers(mapValues.controllers);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
+  config.controllers = mapValues.controllers;
   if (Boolean(config.tlsCertFile) !== Boolean(config.tlsPrivateKeyFile)) {
     throw new ConfigError('--tls-cert-file and --tls-private-key-file must be given together');
   }
