@@ -74,6 +74,8 @@ interface Pending {
 export class RequestTimeouts {
   private readonly pending = new Set<Pending>();
   private sweeper?: NodeJS.Timeout;
+  /** a deadline was set since the last sweep: the sweep keeps running (no timer made and dropped per request) */
+  private busy = false;
 
   constructor(
     /** --request-timeout */
@@ -97,18 +99,21 @@ export class RequestTimeouts {
   start(ms: number, expire: () => void): () => void {
     const entry: Pending = { at: performance.now() + ms, expire };
     this.pending.add(entry);
+    this.busy = true;
     this.sweeper ??= setInterval(() => this.sweep(), this.tickMs).unref();
     return () => this.pending.delete(entry);
   }
 
   private sweep(): void {
     const now = performance.now();
+    const wasBusy = this.busy;
+    this.busy = false;
     for (const entry of this.pending) {
       if (entry.at > now) continue;
       this.pending.delete(entry);
       entry.expire();
     }
-    if (this.pending.size === 0) {
+    if (this.pending.size === 0 && !wasBusy) {
       clearInterval(this.sweeper);
       this.sweeper = undefined;
     }
