@@ -1,6 +1,8 @@
 export { builtinDefinitions } from './builtin.js';
 export { KindsModule } from './kinds.module.js';
 export { leaseDefinition } from './coordination/lease.js';
+export { selfSubjectReviewDefinition } from './authentication/selfsubjectreview.js';
+export { tokenReviewDefinition } from './authentication/tokenreview.js';
 export { configMapDefinition } from './core/configmap.js';
 export { eventDefinition } from './core/event.js';
 export { namespaceDefinition } from './core/namespace.js';

@@ -1,0 +1,36 @@
+/**
+ * authentication.k8s.io/v1 SelfSubjectReview: "who am I?" (`kubectl auth whoami`), answered with the identity
+ * the request acts as, after impersonation. Nothing is stored: a virtual kind of the authentication module.
+ */
+import type { ResourceDefinition } from '../../registry/index.js';
+import { field, kindSchema } from '../../api/index.js';
+import { userInfoSchema } from './user-info.js';
+
+const schema = kindSchema({
+  description: 'The identity the server sees for the request that creates it.',
+  properties: {
+    status: field(2, {
+      type: 'object',
+      description: 'Filled by the server.',
+      properties: { userInfo: field(1, userInfoSchema) },
+      'x-pgkube-ref': 'io.k8s.api.authentication.v1.SelfSubjectReviewStatus',
+    }),
+  },
+});
+
+export const selfSubjectReviewDefinition: ResourceDefinition = {
+  group: 'authentication.k8s.io',
+  versions: ['v1'],
+  storageVersion: 'v1',
+  resource: 'selfsubjectreviews',
+  singular: 'selfsubjectreview',
+  kind: 'SelfSubjectReview',
+  listKind: 'SelfSubjectReviewList',
+  scope: 'Cluster',
+  verbs: ['create'],
+  nameRule: 'dns1123Subdomain',
+  schema,
+  description: schema.description ?? '',
+  strategy: {},
+  storage: 'virtual',
+};
