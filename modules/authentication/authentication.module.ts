@@ -1,18 +1,39 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Inject, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
 import type { UserInfo } from '../api/index.js';
 import { AuthorizerChain } from '../authorization/index.js';
+import { selfSubjectReviewDefinition, tokenReviewDefinition } from '../kinds/index.js';
+import { VirtualKinds } from '../registry/index.js';
+import type { Authenticator } from './authenticator.js';
 import { BearerTokenAuthenticator } from './bearer-token.js';
 import { Impersonation } from './impersonation.js';
-import { AuthenticatorUnion } from './union.js';
+import { selfSubjectReview, tokenReview } from './reviews.js';
+import { AuthenticatorUnion, type AnonymousAccess } from './union.js';
 
 export interface AuthenticationOptions {
   /** static bearer tokens (token file and the admin token) */
   tokens: ReadonlyMap<string, UserInfo>;
-  /** requests without credentials are system:anonymous (kube's --anonymous-auth, default true) */
-  anonymous?: boolean;
+  /** requests without credentials are system:anonymous: --anonymous-auth (default true) or --authentication-config */
+  anonymous?: boolean | AnonymousAccess;
+  /** --api-audiences: what credentials must be meant for, and TokenReview's default audiences */
+  apiAudiences?: readonly string[];
+  /** more token authenticators, asked after the static tokens in this order (kube: local first, webhook last) */
+  tokenAuthenticators?: readonly Authenticator[];
 }
 
-/** The authenticator union and impersonation (which asks the authorizer chain). */
+/** Gives authentication.k8s.io's virtual kinds their answers once the union exists. */
+class AuthenticationReviews implements OnModuleInit {
+  constructor(
+    @Inject(VirtualKinds) private readonly virtual: VirtualKinds,
+    @Inject(AuthenticatorUnion) private readonly union: AuthenticatorUnion,
+  ) {}
+
+  onModuleInit(): void {
+    this.virtual.provide(tokenReviewDefinition, tokenReview(this.union));
+    this.virtual.provide(selfSubjectReviewDefinition, selfSubjectReview);
+  }
+}
+
+/** The authenticator union, impersonation (which asks the authorizer chain) and the authentication reviews. */
 @Module({})
 export class AuthenticationModule {
   static forRoot(options: AuthenticationOptions): DynamicModule {
@@ -23,13 +44,17 @@ export class AuthenticationModule {
         {
           provide: AuthenticatorUnion,
           useFactory: () =>
-            new AuthenticatorUnion([new BearerTokenAuthenticator(options.tokens)], options.anonymous ?? true),
+            new AuthenticatorUnion(
+              [new BearerTokenAuthenticator(options.tokens), ...(options.tokenAuthenticators ?? [])],
+              { anonymous: options.anonymous, apiAudiences: options.apiAudiences },
+            ),
         },
         {
           provide: Impersonation,
           useFactory: (a: AuthorizerChain) => new Impersonation(a),
           inject: [AuthorizerChain],
         },
+        AuthenticationReviews,
       ],
       exports: [AuthenticatorUnion, Impersonation],
     };
