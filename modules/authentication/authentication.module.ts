@@ -1,13 +1,16 @@
-import { Inject, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
+import { Inject, Logger, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
 import type { UserInfo } from '../api/index.js';
 import { AuthorizerChain } from '../authorization/index.js';
 import { selfSubjectReviewDefinition, tokenReviewDefinition } from '../kinds/index.js';
 import { VirtualKinds } from '../registry/index.js';
 import type { Authenticator } from './authenticator.js';
 import { BearerTokenAuthenticator } from './bearer-token.js';
+import type { WebhookOptions } from './flags.js';
 import { Impersonation } from './impersonation.js';
 import { selfSubjectReview, tokenReview } from './reviews.js';
 import { AuthenticatorUnion, type AnonymousAccess } from './union.js';
+import { WebhookTokenAuthenticator } from './webhook/authenticator.js';
+import { TokenReviewClient } from './webhook/client.js';
 
 export interface AuthenticationOptions {
   /** static bearer tokens (token file and the admin token) */
@@ -16,8 +19,23 @@ export interface AuthenticationOptions {
   anonymous?: boolean | AnonymousAccess;
   /** --api-audiences: what credentials must be meant for, and TokenReview's default audiences */
   apiAudiences?: readonly string[];
-  /** more token authenticators, asked after the static tokens in this order (kube: local first, webhook last) */
-  tokenAuthenticators?: readonly Authenticator[];
+  /** --authentication-token-webhook-*: asked last among the token authenticators, as in kube */
+  webhook?: WebhookOptions;
+}
+
+/** The token webhook's authenticator, when one is configured. */
+function webhookAuthenticators(options: AuthenticationOptions): Authenticator[] {
+  const webhook = options.webhook;
+  if (!webhook) return [];
+  const logger = new Logger('authentication');
+  const client = new TokenReviewClient(webhook.connection, webhook.version, webhook.timeoutMs);
+  return [
+    new WebhookTokenAuthenticator(client, {
+      cacheTtlMs: webhook.cacheTtlMs,
+      apiAudiences: options.apiAudiences,
+      log: (m) => logger.warn(m),
+    }),
+  ];
 }
 
 /** Gives authentication.k8s.io's virtual kinds their answers once the union exists. */
@@ -45,7 +63,7 @@ export class AuthenticationModule {
           provide: AuthenticatorUnion,
           useFactory: () =>
             new AuthenticatorUnion(
-              [new BearerTokenAuthenticator(options.tokens), ...(options.tokenAuthenticators ?? [])],
+              [new BearerTokenAuthenticator(options.tokens), ...webhookAuthenticators(options)],
               { anonymous: options.anonymous, apiAudiences: options.apiAudiences },
             ),
         },
