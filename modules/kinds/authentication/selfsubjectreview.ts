@@ -2,8 +2,8 @@
  * authentication.k8s.io/v1 SelfSubjectReview: "who am I?" (`kubectl auth whoami`), answered with the identity
  * the request acts as, after impersonation. Nothing is stored: a virtual kind of the authentication module.
  */
-import type { ResourceDefinition } from '../../registry/index.js';
 import { field, kindSchema } from '../../api/index.js';
+import { virtualKind } from '../virtual.js';
 import { userInfoSchema } from './user-info.js';
 
 const schema = kindSchema({
@@ -18,19 +18,11 @@ const schema = kindSchema({
   },
 });
 
-export const selfSubjectReviewDefinition: ResourceDefinition = {
+export const selfSubjectReviewDefinition = virtualKind({
   group: 'authentication.k8s.io',
-  versions: ['v1'],
-  storageVersion: 'v1',
+  version: 'v1',
   resource: 'selfsubjectreviews',
-  singular: 'selfsubjectreview',
   kind: 'SelfSubjectReview',
-  listKind: 'SelfSubjectReviewList',
   scope: 'Cluster',
-  verbs: ['create'],
-  nameRule: 'dns1123Subdomain',
   schema,
-  description: schema.description ?? '',
-  strategy: {},
-  storage: 'virtual',
-};
+});

@@ -2,8 +2,8 @@
  * authentication.k8s.io/v1 TokenReview: "who is this bearer token?", answered by the server's own token
  * authenticators. Nothing is stored: the answer comes from the authentication module (a virtual kind).
  */
-import type { ResourceDefinition } from '../../registry/index.js';
 import { bool, field, kindSchema, str } from '../../api/index.js';
+import { virtualKind } from '../virtual.js';
 import { userInfoSchema } from './user-info.js';
 
 const audiences = (n: number, description: string) =>
@@ -44,19 +44,11 @@ const schema = kindSchema({
   required: ['spec'],
 });
 
-export const tokenReviewDefinition: ResourceDefinition = {
+export const tokenReviewDefinition = virtualKind({
   group: 'authentication.k8s.io',
-  versions: ['v1'],
-  storageVersion: 'v1',
+  version: 'v1',
   resource: 'tokenreviews',
-  singular: 'tokenreview',
   kind: 'TokenReview',
-  listKind: 'TokenReviewList',
   scope: 'Cluster',
-  verbs: ['create'],
-  nameRule: 'dns1123Subdomain',
   schema,
-  description: schema.description ?? '',
-  strategy: {},
-  storage: 'virtual',
-};
+});
