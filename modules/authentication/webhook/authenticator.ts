@@ -80,6 +80,8 @@ export class WebhookTokenAuthenticator implements Authenticator {
     };
     if (status.user.extra) user.extra = status.user.extra;
     if (audiences) user.audiences = audiences;
-    return { user };
+    // cached and handed to every request with this token: nobody may change it
+    Object.freeze(user.groups);
+    return { user: Object.freeze(user) };
   }
 }
