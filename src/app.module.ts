@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { UserInfo } from '../modules/api/index.js';
 import { AdmissionModule } from '../modules/admission/index.js';
-import { AuthenticationModule } from '../modules/authentication/index.js';
+import { AuthenticationModule, type LoadedAuthentication } from '../modules/authentication/index.js';
 import { AuthorizationModule } from '../modules/authorization/index.js';
 import { ControllersModule } from '../modules/controllers/index.js';
 import { EndpointsModule } from '../modules/endpoints/index.js';
@@ -20,6 +20,8 @@ export interface ServerOptions {
   tokens: Map<string, UserInfo>;
   /** host:port clients reach this server at (discovery's serverAddressByClientCIDRs) */
   serverAddress: () => string;
+  /** what the authentication flags' files said (anonymous access, the token webhook); unset: kube's defaults */
+  authentication?: LoadedAuthentication;
 }
 
 /**
@@ -39,7 +41,7 @@ export class AppModule {
         KindsModule,
         WatchModule.forRoot(config.historyRetentionMs),
         AuthorizationModule,
-        AuthenticationModule.forRoot({ tokens: server.tokens }),
+        AuthenticationModule.forRoot({ ...server.authentication, tokens: server.tokens }),
         AdmissionModule,
         ControllersModule.forRoot({ controllers: config.controllers }),
         EndpointsModule.forRoot({

@@ -3,13 +3,28 @@
 import 'reflect-metadata';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { adminCredentials, kubeconfig, parseTokenFile } from '../modules/authentication/index.js';
+import {
+  adminCredentials,
+  kubeconfig,
+  loadAuthentication,
+  parseTokenFile,
+} from '../modules/authentication/index.js';
 import { migrate, startEmbeddedPostgres, type RunningPostgres } from '../modules/storage/index.js';
 import { ConfigError, parseConfig, usage, type Config } from './config/config.js';
 import { createServer } from './server/http.js';
 import { servingTls } from './server/tls.js';
 
 async function serve(config: Config): Promise<void> {
+  // the files authentication flags name are read first: a bad one stops the server before anything starts
+  const authentication = await loadAuthentication({
+    anonymousAuth: config.anonymousAuth,
+    authenticationConfig: config.authenticationConfig,
+    webhookConfigFile: config.authenticationTokenWebhookConfigFile,
+    webhookVersion: config.authenticationTokenWebhookVersion,
+    webhookCacheTtlMs: config.authenticationTokenWebhookCacheTtlMs,
+    webhookTimeoutMs: config.authenticationTokenWebhookTimeoutMs,
+    enabled: (name) => config.featureGates.enabled(name as never),
+  });
   await mkdir(config.dataDir, { recursive: true });
   let embedded: RunningPostgres | undefined;
   let databaseUrl = config.databaseUrl;
@@ -39,6 +54,7 @@ async function serve(config: Config): Promise<void> {
     tokens,
     serverAddress: () => address,
     shuttingDown: () => stopping,
+    authentication,
   });
   await app.listen(config.securePort, config.bindAddress);
   const port = (app.getHttpServer().address() as { port: number }).port;

@@ -173,10 +173,11 @@ describe('--runtime-config on the real server', () => {
     const { legacy, aggregated } = await discoveredGroups(s);
     for (const groups of [legacy, aggregated]) {
       assert.deepEqual(
-        groups.filter((g) => !g.startsWith('testing.pgkube.io/')),
+        groups.filter((g) => g.startsWith('coordination.k8s.io/')),
         [],
         'coordination.k8s.io is gone',
       );
+      assert.ok(groups.includes('authentication.k8s.io/v1'), 'the groups not disabled stay');
       assert.deepEqual(
         groups.filter((g) => g.startsWith('testing.pgkube.io/')),
         ['testing.pgkube.io/v1', 'testing.pgkube.io/v1alpha1'],

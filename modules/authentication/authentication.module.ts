@@ -1,18 +1,57 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Inject, Logger, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
 import type { UserInfo } from '../api/index.js';
 import { AuthorizerChain } from '../authorization/index.js';
+import { selfSubjectReviewDefinition, tokenReviewDefinition } from '../kinds/index.js';
+import { VirtualKinds } from '../registry/index.js';
+import type { Authenticator } from './authenticator.js';
 import { BearerTokenAuthenticator } from './bearer-token.js';
+import type { WebhookOptions } from './flags.js';
 import { Impersonation } from './impersonation.js';
-import { AuthenticatorUnion } from './union.js';
+import { selfSubjectReview, tokenReview } from './reviews.js';
+import { AuthenticatorUnion, type AnonymousAccess } from './union.js';
+import { WebhookTokenAuthenticator } from './webhook/authenticator.js';
+import { TokenReviewClient } from './webhook/client.js';
 
 export interface AuthenticationOptions {
   /** static bearer tokens (token file and the admin token) */
   tokens: ReadonlyMap<string, UserInfo>;
-  /** requests without credentials are system:anonymous (kube's --anonymous-auth, default true) */
-  anonymous?: boolean;
+  /** requests without credentials are system:anonymous: --anonymous-auth (default true) or --authentication-config */
+  anonymous?: boolean | AnonymousAccess;
+  /** --api-audiences: what credentials must be meant for, and TokenReview's default audiences */
+  apiAudiences?: readonly string[];
+  /** --authentication-token-webhook-*: asked last among the token authenticators, as in kube */
+  webhook?: WebhookOptions;
 }
 
-/** The authenticator union and impersonation (which asks the authorizer chain). */
+/** The token webhook's authenticator, when one is configured. */
+function webhookAuthenticators(options: AuthenticationOptions): Authenticator[] {
+  const webhook = options.webhook;
+  if (!webhook) return [];
+  const logger = new Logger('authentication');
+  const client = new TokenReviewClient(webhook.connection, webhook.version, webhook.timeoutMs);
+  return [
+    new WebhookTokenAuthenticator(client, {
+      cacheTtlMs: webhook.cacheTtlMs,
+      apiAudiences: options.apiAudiences,
+      log: (m) => logger.warn(m),
+    }),
+  ];
+}
+
+/** Gives authentication.k8s.io's virtual kinds their answers once the union exists. */
+class AuthenticationReviews implements OnModuleInit {
+  constructor(
+    @Inject(VirtualKinds) private readonly virtual: VirtualKinds,
+    @Inject(AuthenticatorUnion) private readonly union: AuthenticatorUnion,
+  ) {}
+
+  onModuleInit(): void {
+    this.virtual.provide(tokenReviewDefinition, tokenReview(this.union));
+    this.virtual.provide(selfSubjectReviewDefinition, selfSubjectReview);
+  }
+}
+
+/** The authenticator union, impersonation (which asks the authorizer chain) and the authentication reviews. */
 @Module({})
 export class AuthenticationModule {
   static forRoot(options: AuthenticationOptions): DynamicModule {
@@ -23,13 +62,17 @@ export class AuthenticationModule {
         {
           provide: AuthenticatorUnion,
           useFactory: () =>
-            new AuthenticatorUnion([new BearerTokenAuthenticator(options.tokens)], options.anonymous ?? true),
+            new AuthenticatorUnion(
+              [new BearerTokenAuthenticator(options.tokens), ...webhookAuthenticators(options)],
+              { anonymous: options.anonymous, apiAudiences: options.apiAudiences },
+            ),
         },
         {
           provide: Impersonation,
           useFactory: (a: AuthorizerChain) => new Impersonation(a),
           inject: [AuthorizerChain],
         },
+        AuthenticationReviews,
       ],
       exports: [AuthenticatorUnion, Impersonation],
     };

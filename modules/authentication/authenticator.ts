@@ -4,14 +4,54 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { PeerCertificate } from 'node:tls';
-import type { UserInfo } from '../api/index.js';
+import { ApiError, type UserInfo } from '../api/index.js';
 
 export interface AuthenticationRequest {
   headers: IncomingHttpHeaders;
   /** the verified TLS client certificate, if the client sent one (read on demand: it costs a copy) */
   peerCertificate(): PeerCertificate | undefined;
+  /** the request's (decoded) path: anonymous access may be limited to some paths */
+  path?: string;
+  /**
+   * The audiences the credential must be meant for (kube's audiences of the request context): the server's
+   * --api-audiences for a request, or those a TokenReview asks about. Unset: no audience is checked.
+   */
+  audiences?: readonly string[];
+}
+
+/**
+ * A user found. Authenticators that know which audiences a credential is meant for (webhook, service-account
+ * tokens) say which of `request.audiences` it is good for; the others' credentials are good for the server's
+ * own audiences only (kube's audience-agnostic authenticators).
+ */
+export interface Authenticated extends UserInfo {
+  audiences?: readonly string[];
 }
 
 export interface Authenticator {
-  authenticate(request: AuthenticationRequest): Promise<UserInfo | undefined>;
+  authenticate(request: AuthenticationRequest): Promise<Authenticated | undefined>;
+}
+
+/**
+ * A refused credential. The client learns only "Unauthorized", as from kube; `why` is for TokenReview's
+ * status.error and the server's log, and never holds the credential itself.
+ */
+export class CredentialRefused extends ApiError {
+  constructor(readonly why: string) {
+    super(401, 'Unauthorized', 'Unauthorized');
+  }
+}
+
+/** kube's words when no token authenticator knows a bearer token */
+export const INVALID_BEARER_TOKEN = 'invalid bearer token';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The bearer token of a request; undefined without an Authorization header, refused when it is not one. */
+export function bearerToken(request: AuthenticationRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = BEARER.exec(header);
+  if (!match) throw new CredentialRefused(INVALID_BEARER_TOKEN);
+  return match[1];
 }

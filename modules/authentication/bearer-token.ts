@@ -3,10 +3,14 @@
  * SHA-256 digest and the digests compared in constant time, so the time taken tells nothing about a token.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ApiError, type UserInfo } from '../api/index.js';
-import type { AuthenticationRequest, Authenticator } from './authenticator.js';
-
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
+import type { UserInfo } from '../api/index.js';
+import {
+  bearerToken,
+  CredentialRefused,
+  INVALID_BEARER_TOKEN,
+  type AuthenticationRequest,
+  type Authenticator,
+} from './authenticator.js';
 
 function digest(token: string): Buffer {
   return createHash('sha256').update(token).digest();
@@ -26,13 +30,11 @@ export class BearerTokenAuthenticator implements Authenticator {
 
   /** No Authorization header: not ours. A bearer token we don't know: 401, even though anonymous access exists. */
   async authenticate(request: AuthenticationRequest): Promise<UserInfo | undefined> {
-    const header = request.headers.authorization;
-    if (!header) return undefined;
-    const match = BEARER.exec(header);
-    if (!match) throw ApiError.unauthorized();
-    const d = digest(match[1]);
+    const token = bearerToken(request);
+    if (token === undefined) return undefined;
+    const d = digest(token);
     const entry = this.users.get(d.toString('base64'));
-    if (!entry || !timingSafeEqual(entry.digest, d)) throw ApiError.unauthorized();
+    if (!entry || !timingSafeEqual(entry.digest, d)) throw new CredentialRefused(INVALID_BEARER_TOKEN);
     return entry.user;
   }
 }

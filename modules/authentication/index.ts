@@ -1,7 +1,14 @@
 export { anonymousUser, type UserInfo } from '../api/index.js';
-export type { AuthenticationRequest, Authenticator } from './authenticator.js';
+export {
+  bearerToken,
+  CredentialRefused,
+  type Authenticated,
+  type AuthenticationRequest,
+  type Authenticator,
+} from './authenticator.js';
 export { BearerTokenAuthenticator } from './bearer-token.js';
-export { AuthenticatorUnion } from './union.js';
+export { AuthenticatorUnion, type AnonymousAccess, type TokenReviewAnswer } from './union.js';
+export { loadAuthentication, type AuthenticationFlags, type LoadedAuthentication } from './flags.js';
 export {
   Impersonation,
   impersonationHeaders,

@@ -66,6 +66,19 @@ describe('APIResourceList', () => {
     assert.equal(storageVersionHash('coordination.k8s.io', 'v1', 'Lease'), 'gqkMMb/YqFM=');
   });
 
+  it('gives a virtual kind (stored nowhere) no storageVersionHash, as kube gives TokenReview none', () => {
+    const reviews = { ...cronTabs, resource: 'reviews', kind: 'Review', verbs: ['create' as const] };
+    const list = apiResourceList(
+      [reviews, { ...reviews, resource: 'answers', storage: 'virtual' as const }],
+      cronTabs.group,
+      'v1',
+    )!;
+    const byName = new Map(list.resources.map((r) => [r.name, r]));
+    assert.equal(byName.get('answers')?.storageVersionHash, undefined);
+    assert.deepEqual(byName.get('answers')?.verbs, ['create']);
+    assert.ok(byName.get('reviews')?.storageVersionHash);
+  });
+
   it('serves /api/v1 without apiVersion, resources sorted, subresources after their parent', () => {
     const list = apiResourceList(defs, '', 'v1')!;
     assert.equal(list.kind, 'APIResourceList');

@@ -114,7 +114,9 @@ export function apiResources(
     };
     if (def.shortNames?.length) main.shortNames = [...def.shortNames];
     if (def.categories?.length) main.categories = [...def.categories];
-    main.storageVersionHash = storageVersionHash(def.group, def.storageVersion, def.kind);
+    // kube gives the hash only to kinds it stores (a storage migration's key)
+    if (def.storage !== 'virtual')
+      main.storageVersionHash = storageVersionHash(def.group, def.storageVersion, def.kind);
     out.push(main);
     for (const sub of def.subresources ?? []) {
       const info = subresourceInfo(sub);

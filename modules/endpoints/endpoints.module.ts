@@ -6,7 +6,7 @@ import { AuthorizerChain } from '../authorization/index.js';
 import { NamespaceController } from '../controllers/index.js';
 import { always, flag, HealthEndpoint, withGracePeriod, withTimeout } from '../health/index.js';
 import { ApiMetrics } from '../metrics/index.js';
-import { GenericStore, Registry } from '../registry/index.js';
+import { GenericStore, Registry, VirtualKinds } from '../registry/index.js';
 import { SQL, STORE, type Store } from '../storage/index.js';
 import { DeprecatedApis, FEATURE_GATES, type FeatureGates } from '../versioning/index.js';
 import { WatchCache } from '../watch/index.js';
@@ -117,9 +117,13 @@ export class EndpointsModule {
         },
         {
           provide: ResourceHandlers,
-          useFactory: (generic: GenericStore, reads: ReadHandlers, namespaces: NamespaceController) =>
-            new ResourceHandlers(generic, reads, () => namespaces.kick()),
-          inject: [GenericStore, ReadHandlers, NamespaceController],
+          useFactory: (
+            generic: GenericStore,
+            reads: ReadHandlers,
+            namespaces: NamespaceController,
+            virtual: VirtualKinds,
+          ) => new ResourceHandlers(generic, reads, () => namespaces.kick(), virtual),
+          inject: [GenericStore, ReadHandlers, NamespaceController, VirtualKinds],
         },
         {
           provide: NonResourceHandlers,

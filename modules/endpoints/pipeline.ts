@@ -119,10 +119,11 @@ function servedBy(def: ResourceDefinition | undefined, info: RequestInfo): boole
   return !!def && (!info.subresource || !!def.subresources?.includes(info.subresource));
 }
 
-/** What authenticators see of a request: its headers, and its TLS client certificate when asked for. */
-function authenticationRequest(req: FastifyRequest): AuthenticationRequest {
+/** What authenticators see of a request: its headers and path, and its TLS client certificate when asked for. */
+function authenticationRequest(req: FastifyRequest, path: string): AuthenticationRequest {
   return {
     headers: req.headers,
+    path,
     peerCertificate: () => {
       const socket = req.raw.socket as TLSSocket;
       const cert = socket.authorized ? socket.getPeerCertificate?.() : undefined;
@@ -177,7 +178,8 @@ export class Pipeline {
       const gzip =
         this.features.enabled('APIResponseCompression') && acceptsGzip(req.headers['accept-encoding']);
       out = { format: 'json', pretty, gzip };
-      const info = parseRequestInfo(req.method, path.includes('%') ? decodePath(path) : path, query);
+      const routed = path.includes('%') ? decodePath(path) : path;
+      const info = parseRequestInfo(req.method, routed, query);
       const def = info.isResourceRequest
         ? steps.registry.find(info.group, info.version, info.resource)
         : undefined;
@@ -187,7 +189,7 @@ export class Pipeline {
       if (steps.timeouts && info.verb !== 'watch')
         stopTimer = steps.timeouts.start(steps.timeouts.budgetMs(query.timeout), () => timedOut(reply));
 
-      const authenticated = await steps.authenticator.authenticate(authenticationRequest(req));
+      const authenticated = await steps.authenticator.authenticate(authenticationRequest(req, routed));
       const user = await steps.impersonation.actAs(authenticated, impersonationHeaders(req.raw.rawHeaders));
       // kube's max-in-flight filter, after authentication and impersonation: 429 when full (system:masters pass)
       slot = steps.inflight?.admit(info, user);

@@ -1,6 +1,6 @@
 /** The resource verbs: one handler per kube verb, each a short walk through the generic store. */
 import { ApiError } from '../api/index.js';
-import type { GenericStore } from '../registry/index.js';
+import type { GenericStore, VirtualKinds } from '../registry/index.js';
 import { remove, removeCollection } from './deletes.js';
 import { patch } from './patch.js';
 import type { ReadHandlers } from './reads.js';
@@ -17,12 +17,15 @@ export class ResourceHandlers {
     private readonly reads: ReadHandlers,
     /** called after a delete that leaves the object Terminating (lets controllers act at once) */
     private readonly onTerminating: () => void = () => undefined,
+    /** the create answers of virtual kinds (stored nowhere; their modules provide them) */
+    private readonly virtual?: VirtualKinds,
   ) {}
 
   async handle(r: ResourceRequest): Promise<unknown> {
     const { info, def } = r;
     if (info.subresource) return this.subresource(r);
     if (!def.verbs.includes(info.verb as never)) throw notAllowed();
+    if (def.storage === 'virtual') return this.virtualCreate(r);
     switch (info.verb) {
       case 'get':
         return this.reads.get(r);
@@ -43,6 +46,13 @@ export class ResourceHandlers {
       default:
         throw notAllowed();
     }
+  }
+
+  /** A virtual kind serves create only, and only once its owning module gave the answer. */
+  private async virtualCreate(r: ResourceRequest): Promise<unknown> {
+    const answer = this.virtual?.createOf(r.def);
+    if (r.info.verb !== 'create' || !answer) throw notAllowed();
+    return create(this.generic, r, answer);
   }
 
   private async subresource(r: ResourceRequest): Promise<unknown> {

@@ -1,6 +1,6 @@
 /** create (POST) and update (PUT, of the object or a subresource): a decoded body through the generic store. */
 import { ApiError, type KubeObject } from '../api/index.js';
-import type { GenericStore } from '../registry/index.js';
+import type { GenericStore, VirtualCreate } from '../registry/index.js';
 import { decodeRequestObject, parseFieldValidation } from './decode.js';
 import { bodyOf, writeOptions, type ResourceRequest } from './request.js';
 import { addWarnings, send } from './respond.js';
@@ -16,14 +16,21 @@ function decodedBody(r: ResourceRequest) {
   );
 }
 
-export async function create(generic: GenericStore, r: ResourceRequest): Promise<unknown> {
+/** POST to a collection: stored by the generic store, or answered by a virtual kind's `virtual` handler. */
+export async function create(
+  generic: GenericStore,
+  r: ResourceRequest,
+  virtual?: VirtualCreate,
+): Promise<unknown> {
   const { info, def } = r;
   if (info.name)
     throw ApiError.methodNotAllowed('the server does not allow this method on the requested resource');
   // kube checks the options before it reads the body
   const options = writeOptions(r);
   const { object, warnings } = decodedBody(r);
-  const created = await generic.create(r.ctx, def, info.namespace, object, options);
+  const created = virtual
+    ? await generic.createVirtual(r.ctx, def, info.namespace, object, (obj) => virtual(r.ctx, obj))
+    : await generic.create(r.ctx, def, info.namespace, object, options);
   addWarnings(r.reply, [...warnings, ...r.ctx.warnings]);
   return send(r.reply, 201, created, r.out);
 }

@@ -1,5 +1,7 @@
 /** The built-in kinds of the first slice, as data. */
 import type { ResourceDefinition } from '../registry/index.js';
+import { selfSubjectReviewDefinition } from './authentication/selfsubjectreview.js';
+import { tokenReviewDefinition } from './authentication/tokenreview.js';
 import { leaseDefinition } from './coordination/lease.js';
 import { configMapDefinition } from './core/configmap.js';
 import { eventDefinition } from './core/event.js';
@@ -14,4 +16,6 @@ export const builtinDefinitions: ResourceDefinition[] = [
   serviceAccountDefinition,
   eventDefinition,
   leaseDefinition,
+  tokenReviewDefinition,
+  selfSubjectReviewDefinition,
 ];

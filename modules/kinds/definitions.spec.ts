@@ -113,6 +113,30 @@ const kubeFacts: {
     nameRule: 'dns1123Subdomain',
     columns: ['Name', 'Holder', 'Age'],
   },
+  {
+    resource: 'tokenreviews',
+    group: 'authentication.k8s.io',
+    kind: 'TokenReview',
+    scope: 'Cluster',
+    shortNames: [],
+    verbs: ['create'],
+    subresources: [],
+    allowCreateOnUpdate: false,
+    nameRule: 'dns1123Subdomain',
+    columns: [],
+  },
+  {
+    resource: 'selfsubjectreviews',
+    group: 'authentication.k8s.io',
+    kind: 'SelfSubjectReview',
+    scope: 'Cluster',
+    shortNames: [],
+    verbs: ['create'],
+    subresources: [],
+    allowCreateOnUpdate: false,
+    nameRule: 'dns1123Subdomain',
+    columns: [],
+  },
 ];
 
 describe('built-in definitions match kube', () => {
@@ -132,11 +156,16 @@ describe('built-in definitions match kube', () => {
       assert.equal(def.allowCreateOnUpdate ?? false, facts.allowCreateOnUpdate);
       assert.equal(def.nameRule, facts.nameRule);
       assert.deepEqual(
-        def.printerColumns?.map((c) => c.name),
+        (def.printerColumns ?? []).map((c) => c.name),
         facts.columns,
       );
     });
   }
+  it('virtual kinds (answered, never stored) serve create only', () => {
+    const virtual = builtinDefinitions.filter((d) => d.storage === 'virtual');
+    assert.ok(virtual.some((d) => d.resource === 'tokenreviews'));
+    for (const def of virtual) assert.deepEqual(def.verbs, ['create'], def.resource);
+  });
   it('only leases require a resourceVersion on update', () => {
     for (const def of builtinDefinitions) {
       assert.equal(def.allowUnconditionalUpdate ?? true, def.resource !== 'leases', def.resource);

@@ -1,9 +1,12 @@
 export { builtinDefinitions } from './builtin.js';
 export { KindsModule } from './kinds.module.js';
 export { leaseDefinition } from './coordination/lease.js';
+export { selfSubjectReviewDefinition } from './authentication/selfsubjectreview.js';
+export { tokenReviewDefinition } from './authentication/tokenreview.js';
 export { configMapDefinition } from './core/configmap.js';
 export { eventDefinition } from './core/event.js';
 export { namespaceDefinition } from './core/namespace.js';
 export { secretDefinition } from './core/secret.js';
 export { serviceAccountDefinition } from './core/serviceaccount.js';
 export { ageColumn, nameColumn } from './columns.js';
+export { virtualKind, type VirtualKind } from './virtual.js';

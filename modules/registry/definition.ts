@@ -143,6 +143,12 @@ export interface ResourceDefinition {
    * a version's view through `versionView` (registry.find returns it), never this map directly.
    */
   perVersion?: Record<string, VersionData>;
+  /**
+   * 'virtual': objects of this kind are never stored; a create is answered by the handler its owning module
+   * gives `VirtualKinds` (TokenReview, SelfSubjectReview, the access reviews). Discovery and OpenAPI list it
+   * as any kind; storage, watch and the namespace controller never see it. Absent: stored.
+   */
+  storage?: 'virtual';
 }
 
 export { groupVersion };

@@ -119,6 +119,33 @@ export class GenericStore {
     }
   }
 
+  /**
+   * A create of a virtual kind, which stores nothing: admission runs as for a stored create, then `answer`
+   * makes the response from the admitted object. A requirement a plugin attaches (e.g. "the namespace
+   * exists") is checked at once, since there is no commit to check it in.
+   */
+  async createVirtual(
+    ctx: RequestContext,
+    def: ResourceDefinition,
+    namespace: string,
+    obj: KubeObject,
+    answer: (obj: KubeObject) => Promise<KubeObject>,
+  ): Promise<KubeObject> {
+    this.setNamespace(def, obj, namespace);
+    const attributes = this.attributes(ctx, 'CREATE', def, obj, '');
+    await this.admission.admit(attributes);
+    await this.admission.validate(attributes);
+    const requires = attributes.requires;
+    if (requires) {
+      const found = await this.store.get(requires.key).catch((e: unknown) => {
+        throw toApiError(e, this.gr(def), obj.metadata.name ?? '');
+      });
+      if (!found) throw requires.missing();
+      if (found.object.metadata.deletionTimestamp) throw requires.deleting();
+    }
+    return answer(obj);
+  }
+
   /** kube's Update: PUT, patch, apply and subresource writes, made from the stored object by `updated`. */
   async update(
     ctx: RequestContext,

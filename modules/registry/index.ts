@@ -2,6 +2,7 @@ export * from './definition.js';
 export { Registry, storageKey, type RegistryEvent, type RegistryListener } from './registry.js';
 export { versionView } from './version-view.js';
 export { GenericStore } from './generic-store.js';
+export { VirtualKinds, type VirtualCreate } from './virtual.js';
 
 export { RegistryModule, type Enablement } from './registry.module.js';
 export { WriteOptions, WriteResult, DeleteOptions } from './generic-store.js';

@@ -5,6 +5,7 @@ import { GenericStore } from './generic-store.js';
 import type { Enablement } from './enablement.js';
 import { Registry } from './registry.js';
 import { ADMISSION, type Admission } from './admission.js';
+import { VirtualKinds } from './virtual.js';
 
 export type { Enablement };
 
@@ -17,13 +18,14 @@ export class RegistryModule {
       global: true,
       providers: [
         { provide: Registry, useFactory: () => new Registry(enablement) },
+        { provide: VirtualKinds, useFactory: () => new VirtualKinds() },
         {
           provide: GenericStore,
           useFactory: (store: Store, admission?: Admission) => new GenericStore(store, admission),
           inject: [STORE, { token: ADMISSION, optional: true }],
         },
       ],
-      exports: [Registry, GenericStore],
+      exports: [Registry, GenericStore, VirtualKinds],
     };
   }
 }

@@ -32,6 +32,23 @@ describe('Registry', () => {
     assert.equal(r.hasGroupVersion('', 'v1'), false);
   });
 
+  it('serves a virtual kind but never counts it as stored (nothing of it is in storage)', () => {
+    const r = new Registry();
+    const reviews: ResourceDefinition = {
+      ...cronTabs,
+      resource: 'reviews',
+      kind: 'Review',
+      storage: 'virtual',
+    };
+    r.register(reviews);
+    r.register(configMaps);
+    assert.equal(r.find(reviews.group, 'v1', 'reviews'), reviews);
+    assert.deepEqual(r.definitions, [reviews, configMaps]);
+    assert.deepEqual(r.stored, [configMaps]);
+    assert.equal(r.storedKind(reviews.group, 'reviews'), undefined);
+    assert.deepEqual(r.namespaced(), [configMaps]);
+  });
+
   it('serves a registered kind at each of its versions', () => {
     const r = new Registry();
     r.register(cronTabs);

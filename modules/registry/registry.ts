@@ -39,7 +39,7 @@ export class Registry {
     return this.servedList;
   }
 
-  /** every kind stored here, served or not: controllers keep working on disabled ones */
+  /** every kind stored here, served or not: controllers keep working on disabled ones (virtual kinds store nothing) */
   get stored(): readonly ResourceDefinition[] {
     return this.storedList;
   }
@@ -84,7 +84,8 @@ export class Registry {
 
   /** A stored kind by group and resource, whether served or not. */
   storedKind(group: string, resource: string): ResourceDefinition | undefined {
-    return this.all.get(`${group}/${resource}`);
+    const def = this.all.get(`${group}/${resource}`);
+    return def?.storage === 'virtual' ? undefined : def;
   }
 
   /** Every stored namespaced kind (what a namespace's deletion must empty), served or not. */
@@ -94,7 +95,7 @@ export class Registry {
 
   private rebuild(): void {
     this.servedList = [...this.served.values()];
-    this.storedList = [...this.all.values()];
+    this.storedList = [...this.all.values()].filter((d) => d.storage !== 'virtual');
     this.byPath = new Map();
     this.groupVersions = new Set();
     for (const def of this.servedList) {

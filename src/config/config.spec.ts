@@ -26,6 +26,49 @@ describe('parseConfig', () => {
     assert.equal(c.dataDir, '/tmp/d');
   });
 
+  it('reads the authentication flags: anonymous access, the authentication config, the token webhook', () => {
+    const d = parseConfig([], {});
+    assert.equal(d.anonymousAuth, undefined, 'not given is not false: the config file may decide');
+    assert.equal(d.authenticationTokenWebhookVersion, 'v1beta1');
+    assert.equal(d.authenticationTokenWebhookCacheTtlMs, 120_000);
+    assert.equal(d.authenticationTokenWebhookTimeoutMs, 30_000);
+    const c = parseConfig(
+      [
+        '--anonymous-auth=false',
+        '--authentication-config=/etc/authn.yaml',
+        '--authentication-token-webhook-config-file=/etc/webhook.kubeconfig',
+        '--authentication-token-webhook-version=v1',
+        '--authentication-token-webhook-cache-ttl=0',
+        '--authentication-token-webhook-timeout=2s',
+      ],
+      {},
+    );
+    assert.equal(c.anonymousAuth, false);
+    assert.equal(c.authenticationConfig, '/etc/authn.yaml');
+    assert.equal(c.authenticationTokenWebhookConfigFile, '/etc/webhook.kubeconfig');
+    assert.equal(c.authenticationTokenWebhookVersion, 'v1');
+    assert.equal(c.authenticationTokenWebhookCacheTtlMs, 0);
+    assert.equal(c.authenticationTokenWebhookTimeoutMs, 2000);
+    assert.throws(
+      () => parseConfig(['--authentication-token-webhook-version=v2'], {}),
+      /--authentication-token-webhook-version: unsupported authentication webhook version "v2", supported versions are "v1", "v1beta1"/,
+    );
+    assert.throws(() => parseConfig(['--authentication-token-webhook-timeout=31s'], {}), /at most 30s/);
+    assert.throws(
+      () => parseConfig(['--anonymous-auth=maybe'], {}),
+      /--anonymous-auth: "maybe" is not a boolean/,
+    );
+  });
+
+  it('a boolean flag alone is true and does not take the next argument (pflag)', () => {
+    const c = parseConfig(['--anonymous-auth', '--secure-port=0'], {});
+    assert.equal(c.anonymousAuth, true);
+    assert.equal(c.securePort, 0);
+    for (const v of ['f', 'F', '0', 'FALSE', 'False'])
+      assert.equal(parseConfig([`--anonymous-auth=${v}`], {}).anonymousAuth, false);
+    assert.throws(() => parseConfig(['--anonymous-auth', 'false'], {}), /unexpected argument "false"/);
+  });
+
   it('reads kube durations for --history-retention', () => {
     assert.equal(parseConfig([], {}).historyRetentionMs, 300_000);
     assert.equal(parseConfig(['--history-retention=30s'], {}).historyRetentionMs, 30_000);

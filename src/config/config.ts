@@ -51,6 +51,18 @@ export interface Config {
   maxRequestsInflight: number;
   /** --max-mutating-requests-inflight: most writes served at once; 0: no limit */
   maxMutatingRequestsInflight: number;
+  /** --anonymous-auth; unset when not given (anonymous access on, unless --authentication-config says otherwise) */
+  anonymousAuth?: boolean;
+  /** --authentication-config: an AuthenticationConfiguration file (its anonymous section) */
+  authenticationConfig?: string;
+  /** --authentication-token-webhook-config-file: kubeconfig of the webhook that reviews bearer tokens */
+  authenticationTokenWebhookConfigFile?: string;
+  /** --authentication-token-webhook-version: the TokenReview version sent to and read from the webhook */
+  authenticationTokenWebhookVersion: 'v1' | 'v1beta1';
+  /** --authentication-token-webhook-cache-ttl: how long the webhook's answers are kept (0: not at all) */
+  authenticationTokenWebhookCacheTtlMs: number;
+  /** --authentication-token-webhook-timeout (pgkube's; kube fixes 30s): one webhook review, retries included */
+  authenticationTokenWebhookTimeoutMs: number;
   /** --controllers: the in-process controllers that run (checked at parse time) */
   controllers: string[];
   /** --feature-gates */
@@ -67,6 +79,8 @@ interface FlagSpec {
   key: keyof Config;
   parse: (value: string, flag: string) => unknown;
   help: string;
+  /** a boolean flag: given alone it means true, and it never takes the next argument as its value (pflag) */
+  bool?: true;
 }
 
 const text = (v: string) => v;
@@ -99,6 +113,28 @@ export function parseDuration(v: string, flag: string): number {
 
 /** kube accepts `0` for durations that may be off */
 const durationOrZero = (v: string, flag: string) => (v === '0' || v === '0s' ? 0 : parseDuration(v, flag));
+
+/** Go's strconv.ParseBool, which kube's boolean flags use */
+const boolean = (v: string, flag: string) => {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
+  throw new ConfigError(`${flag}: "${v}" is not a boolean (true or false)`);
+};
+
+/** the TokenReview versions kube's token webhook speaks */
+const webhookVersion = (v: string, flag: string) => {
+  if (v === 'v1' || v === 'v1beta1') return v;
+  throw new ConfigError(
+    `${flag}: unsupported authentication webhook version "${v}", supported versions are "v1", "v1beta1"`,
+  );
+};
+
+/** pgkube bounds a webhook review by kube's fixed 30s at most */
+const webhookTimeout = (v: string, flag: string) => {
+  const ms = parseDuration(v, flag);
+  if (ms > 30_000) throw new ConfigError(`${flag}: must be at most 30s`);
+  return ms;
+};
 
 const flags: Record<string, FlagSpec> = {
   'data-dir': { key: 'dataDir', parse: (v) => path.resolve(v), help: 'state directory (default ./.pgkube)' },
@@ -173,6 +209,37 @@ const flags: Record<string, FlagSpec> = {
     parse: text,
     help: 'static tokens CSV: token,user,uid,"group1,group2"',
   },
+  'anonymous-auth': {
+    key: 'anonymousAuth',
+    parse: boolean,
+    bool: true,
+    help: 'requests without credentials are system:anonymous (default true); not with an anonymous section in --authentication-config',
+  },
+  'authentication-config': {
+    key: 'authenticationConfig',
+    parse: text,
+    help: 'AuthenticationConfiguration file (apiserver.config.k8s.io/v1beta1, v1alpha1): anonymous.enabled, anonymous.conditions[].path',
+  },
+  'authentication-token-webhook-config-file': {
+    key: 'authenticationTokenWebhookConfigFile',
+    parse: text,
+    help: 'kubeconfig of a webhook asked (TokenReview) about bearer tokens no other authenticator knows',
+  },
+  'authentication-token-webhook-version': {
+    key: 'authenticationTokenWebhookVersion',
+    parse: webhookVersion,
+    help: 'TokenReview version sent to and expected from the webhook: v1beta1 (default) or v1',
+  },
+  'authentication-token-webhook-cache-ttl': {
+    key: 'authenticationTokenWebhookCacheTtlMs',
+    parse: durationOrZero,
+    help: "how long the webhook's answers, yes and no, are cached (default 2m0s; 0: not at all)",
+  },
+  'authentication-token-webhook-timeout': {
+    key: 'authenticationTokenWebhookTimeoutMs',
+    parse: webhookTimeout,
+    help: 'most time one webhook review may take, retries included, before the token counts as refused (default 30s, at most 30s)',
+  },
 };
 
 /** List flags (`k=v,k=v` or `a,b`): repeating one adds to it, as kube's do. */
@@ -227,6 +294,9 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     minRequestTimeoutS: 1800,
     maxRequestsInflight: 400,
     maxMutatingRequestsInflight: 200,
+    authenticationTokenWebhookVersion: 'v1beta1',
+    authenticationTokenWebhookCacheTtlMs: 2 * 60_000,
+    authenticationTokenWebhookTimeoutMs: 30_000,
     controllers: [],
     featureGates: FeatureGates.defaults(),
     apiEnablement: new ApiEnablement(),
@@ -254,7 +324,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     const spec = flags[name];
     const isMap = Object.hasOwn(mapFlags, name);
     if (!spec && !isMap) throw new ConfigError(`unknown flag: --${name}\n${usage}`);
-    const value = inline ?? args.shift();
+    const value = inline ?? (spec?.bool ? 'true' : args.shift());
     if (value === undefined) throw new ConfigError(`flag needs an argument: --${name}`);
     if (isMap) mapValues[name as keyof typeof mapFlags].push(value);
     else (config as unknown as Record<string, unknown>)[spec.key] = spec.parse(value, `--${name}`);

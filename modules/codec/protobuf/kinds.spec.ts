@@ -14,7 +14,9 @@ import {
   leaseDefinition,
   namespaceDefinition,
   secretDefinition,
+  selfSubjectReviewDefinition,
   serviceAccountDefinition,
+  tokenReviewDefinition,
 } from '../../kinds/index.js';
 import { decodeProtobuf, encodeProtobuf } from './meta-messages.js';
 import { hex, jan2024, pb, toHex } from '../../../test/support/protobuf.js';
@@ -131,6 +133,18 @@ interface Vector {
   /** the object's own message: the envelope's raw */
   raw: string;
 }
+
+/** authentication.k8s.io UserInfo: extra's lists wrapped in ExtraValue messages, keys sorted */
+const userInfo = {
+  json: { username: 'u', uid: '1', groups: ['g1', 'g2'], extra: { b: ['2'], a: ['1', 'x'] } },
+  raw:
+    pb.str(1, 'u') +
+    pb.str(2, '1') +
+    pb.str(3, 'g1') +
+    pb.str(3, 'g2') +
+    pb.msg(4, pb.str(1, 'a'), pb.msg(2, pb.str(1, '1'), pb.str(1, 'x'))) +
+    pb.msg(4, pb.str(1, 'b'), pb.msg(2, pb.str(1, '2'))),
+};
 
 const vectors: Vector[] = [
   {
@@ -276,6 +290,23 @@ const vectors: Vector[] = [
         pb.str(6, 'OldestEmulationVersion'),
         pb.str(7, 'node-2'),
       ),
+  },
+  {
+    def: tokenReviewDefinition,
+    json: {
+      metadata: metadataJson(''),
+      spec: { token: 'abc', audiences: ['a', 'b'] },
+      status: { authenticated: true, user: userInfo.json, audiences: ['a'], error: 'e' },
+    },
+    raw:
+      metadataRaw('') +
+      pb.msg(2, pb.str(1, 'abc'), pb.str(2, 'a'), pb.str(2, 'b')) +
+      pb.msg(3, pb.int(1, 1), pb.msg(2, userInfo.raw), pb.str(3, 'e'), pb.str(4, 'a')),
+  },
+  {
+    def: selfSubjectReviewDefinition,
+    json: { metadata: metadataJson(''), status: { userInfo: userInfo.json } },
+    raw: metadataRaw('') + pb.msg(2, pb.msg(1, userInfo.raw)),
   },
 ];
 
