@@ -1,7 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { UserInfo } from '../api/index.js';
 import { AuthorizerChain } from '../authorization/index.js';
+import { secretDefinition } from '../kinds/index.js';
+import { storageKey } from '../registry/index.js';
+import { WatchCache } from '../watch/index.js';
+import type { Authenticator } from './authenticator.js';
 import { BearerTokenAuthenticator } from './bearer-token.js';
+import { BootstrapTokenAuthenticator } from './bootstrap-token.js';
 import { Impersonation } from './impersonation.js';
 import { AuthenticatorUnion } from './union.js';
 
@@ -10,6 +15,8 @@ export interface AuthenticationOptions {
   tokens: ReadonlyMap<string, UserInfo>;
   /** requests without credentials are system:anonymous (kube's --anonymous-auth, default true) */
   anonymous?: boolean;
+  /** --enable-bootstrap-token-auth: `kube-system/bootstrap-token-<id>` Secrets authenticate */
+  bootstrapTokens?: boolean;
 }
 
 /** The authenticator union and impersonation (which asks the authorizer chain). */
@@ -22,8 +29,18 @@ export class AuthenticationModule {
       providers: [
         {
           provide: AuthenticatorUnion,
-          useFactory: () =>
-            new AuthenticatorUnion([new BearerTokenAuthenticator(options.tokens)], options.anonymous ?? true),
+          useFactory: (cache: WatchCache) => {
+            // kube's order: token file, service-account tokens, bootstrap tokens, then webhook
+            const authenticators: Authenticator[] = [new BearerTokenAuthenticator(options.tokens)];
+            if (options.bootstrapTokens) {
+              const secrets = storageKey(secretDefinition);
+              authenticators.push(
+                new BootstrapTokenAuthenticator((ns, name) => cache.get(secrets, ns, name)),
+              );
+            }
+            return new AuthenticatorUnion(authenticators, options.anonymous ?? true);
+          },
+          inject: [WatchCache],
         },
         {
           provide: Impersonation,

@@ -8,6 +8,12 @@ import type { AuthenticationRequest, Authenticator } from './authenticator.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+/** The bearer token of `Authorization: Bearer <token>`; undefined without one (or with another scheme). */
+export function bearerToken(request: AuthenticationRequest): string | undefined {
+  const header = request.headers.authorization;
+  return header ? BEARER.exec(header)?.[1] : undefined;
+}
+
 function digest(token: string): Buffer {
   return createHash('sha256').update(token).digest();
 }
@@ -26,11 +32,10 @@ export class BearerTokenAuthenticator implements Authenticator {
 
   /** No Authorization header: not ours. A bearer token we don't know: 401, even though anonymous access exists. */
   async authenticate(request: AuthenticationRequest): Promise<UserInfo | undefined> {
-    const header = request.headers.authorization;
-    if (!header) return undefined;
-    const match = BEARER.exec(header);
-    if (!match) throw ApiError.unauthorized();
-    const d = digest(match[1]);
+    if (!request.headers.authorization) return undefined;
+    const token = bearerToken(request);
+    if (token === undefined) throw ApiError.unauthorized();
+    const d = digest(token);
     const entry = this.users.get(d.toString('base64'));
     if (!entry || !timingSafeEqual(entry.digest, d)) throw ApiError.unauthorized();
     return entry.user;

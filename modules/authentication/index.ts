@@ -1,6 +1,13 @@
 export { anonymousUser, type UserInfo } from '../api/index.js';
 export type { AuthenticationRequest, Authenticator } from './authenticator.js';
-export { BearerTokenAuthenticator } from './bearer-token.js';
+export { BearerTokenAuthenticator, bearerToken } from './bearer-token.js';
+export { BootstrapTokenAuthenticator, type SecretLookup } from './bootstrap-token.js';
+export {
+  BOOTSTRAP_TOKEN_NAMESPACE,
+  isBootstrapTokenSecret,
+  signingToken,
+  tokenExpiry,
+} from './bootstrap-secret.js';
 export { AuthenticatorUnion } from './union.js';
 export {
   Impersonation,

@@ -29,6 +29,8 @@ export interface Config {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   tokenAuthFile?: string;
+  /** --enable-bootstrap-token-auth: `kube-system/bootstrap-token-<id>` Secrets authenticate their tokens */
+  enableBootstrapTokenAuth: boolean;
   /** --http2-max-streams-per-connection; 0: kube's default (100) */
   http2MaxStreamsPerConnection: number;
   /** request bodies above this are refused with 413 (kube: 3 MiB) */
@@ -67,6 +69,8 @@ interface FlagSpec {
   key: keyof Config;
   parse: (value: string, flag: string) => unknown;
   help: string;
+  /** a bool flag: `--name` alone means true (`--name=false` to turn it off), as Go's flags */
+  bool?: true;
 }
 
 const text = (v: string) => v;
@@ -82,6 +86,13 @@ const count = (v: string, flag: string) => {
   if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n > 2 ** 31 - 1)
     throw new ConfigError(`${flag}: "${v}" is not a non-negative integer`);
   return n;
+};
+
+/** Go's strconv.ParseBool, which kube's bool flags use */
+const boolean = (v: string, flag: string) => {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
+  throw new ConfigError(`${flag}: "${v}" is not a boolean (true or false)`);
 };
 
 const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -173,6 +184,12 @@ const flags: Record<string, FlagSpec> = {
     parse: text,
     help: 'static tokens CSV: token,user,uid,"group1,group2"',
   },
+  'enable-bootstrap-token-auth': {
+    key: 'enableBootstrapTokenAuth',
+    parse: boolean,
+    bool: true,
+    help: 'bootstrap tokens <id>.<secret> authenticate, from kube-system/bootstrap-token-<id> Secrets (default false)',
+  },
 };
 
 /** List flags (`k=v,k=v` or `a,b`): repeating one adds to it, as kube's do. */
@@ -227,6 +244,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     minRequestTimeoutS: 1800,
     maxRequestsInflight: 400,
     maxMutatingRequestsInflight: 200,
+    enableBootstrapTokenAuth: false,
     controllers: [],
     featureGates: FeatureGates.defaults(),
     apiEnablement: new ApiEnablement(),
@@ -254,7 +272,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     const spec = flags[name];
     const isMap = Object.hasOwn(mapFlags, name);
     if (!spec && !isMap) throw new ConfigError(`unknown flag: --${name}\n${usage}`);
-    const value = inline ?? args.shift();
+    const value = inline ?? (spec?.bool ? 'true' : args.shift());
     if (value === undefined) throw new ConfigError(`flag needs an argument: --${name}`);
     if (isMap) mapValues[name as keyof typeof mapFlags].push(value);
     else (config as unknown as Record<string, unknown>)[spec.key] = spec.parse(value, `--${name}`);
