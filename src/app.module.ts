@@ -3,7 +3,7 @@ import type { UserInfo } from '../modules/api/index.js';
 import { AdmissionModule } from '../modules/admission/index.js';
 import { AuthenticationModule } from '../modules/authentication/index.js';
 import { AuthorizationModule } from '../modules/authorization/index.js';
-import { ControllersModule } from '../modules/controllers/index.js';
+import { ControllersModule, type ClusterEndpoint } from '../modules/controllers/index.js';
 import { EndpointsModule } from '../modules/endpoints/index.js';
 import { KindsModule } from '../modules/kinds/index.js';
 import { RegistryModule } from '../modules/registry/index.js';
@@ -20,6 +20,8 @@ export interface ServerOptions {
   tokens: Map<string, UserInfo>;
   /** host:port clients reach this server at (discovery's serverAddressByClientCIDRs) */
   serverAddress: () => string;
+  /** the URL and CA clients use, resolved once the server listens (cluster-info is made from it) */
+  clusterEndpoint?: Promise<ClusterEndpoint>;
 }
 
 /**
@@ -39,9 +41,15 @@ export class AppModule {
         KindsModule,
         WatchModule.forRoot(config.historyRetentionMs),
         AuthorizationModule,
-        AuthenticationModule.forRoot({ tokens: server.tokens }),
+        AuthenticationModule.forRoot({
+          tokens: server.tokens,
+          bootstrapTokens: config.enableBootstrapTokenAuth,
+        }),
         AdmissionModule,
-        ControllersModule.forRoot({ controllers: config.controllers }),
+        ControllersModule.forRoot({
+          controllers: config.controllers,
+          clusterEndpoint: server.clusterEndpoint,
+        }),
         EndpointsModule.forRoot({
           shuttingDown: server.shuttingDown,
           serverAddress: server.serverAddress,

@@ -4,6 +4,7 @@ import 'reflect-metadata';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { adminCredentials, kubeconfig, parseTokenFile } from '../modules/authentication/index.js';
+import type { ClusterEndpoint } from '../modules/controllers/index.js';
 import { migrate, startEmbeddedPostgres, type RunningPostgres } from '../modules/storage/index.js';
 import { ConfigError, parseConfig, usage, type Config } from './config/config.js';
 import { createServer } from './server/http.js';
@@ -35,10 +36,13 @@ async function serve(config: Config): Promise<void> {
 
   let address = `${config.bindAddress}:${config.securePort}`;
   let stopping = false;
+  let listening!: (endpoint: ClusterEndpoint) => void;
+  const clusterEndpoint = new Promise<ClusterEndpoint>((resolve) => (listening = resolve));
   const app = await createServer(config, databaseUrl, tls, {
     tokens,
     serverAddress: () => address,
     shuttingDown: () => stopping,
+    clusterEndpoint,
   });
   await app.listen(config.securePort, config.bindAddress);
   const port = (app.getHttpServer().address() as { port: number }).port;
@@ -46,6 +50,7 @@ async function serve(config: Config): Promise<void> {
     config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
   address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const url = `https://${address}`;
+  listening({ server: url, ca: tls.ca });
   const kubeconfigPath = path.join(config.dataDir, 'admin.kubeconfig');
   await writeFile(kubeconfigPath, kubeconfig(url, tls.ca, admin.token), { mode: 0o600 });
   console.log(`pgkube serving on ${url} (kubeconfig: ${kubeconfigPath})`);

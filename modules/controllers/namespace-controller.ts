@@ -112,7 +112,8 @@ export class NamespaceController implements Controller {
   }
 }
 
-function ignoreNotFound(e: unknown): void {
+/** For writes of a controller: the object gone (404) or changed meanwhile (409) is no failure. */
+export function ignoreNotFound(e: unknown): void {
   if (e instanceof ApiError && (e.code === 404 || e.code === 409)) return;
   throw e;
 }
