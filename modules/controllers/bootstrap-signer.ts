@@ -4,8 +4,7 @@
  * signatures of tokens that no longer may. It writes only when a signature changes: its own write comes back
  * as an event and finds nothing to do.
  */
-import { isPlainObject, systemContext, type KubeObject } from '../api/index.js';
-import { ApiError } from '../api/index.js';
+import { ApiError, isPlainObject, systemContext, type KubeObject } from '../api/index.js';
 import {
   BOOTSTRAP_TOKEN_NAMESPACE,
   isBootstrapTokenSecret,
@@ -26,7 +25,7 @@ import {
 import type { Controller } from './controller.js';
 import { detachedJws } from './detached-jws.js';
 import { Informer, type InformerEvent } from './informer.js';
-import { ignoreNotFound } from './namespace-controller.js';
+import { ignoreNotFound } from './ignore-not-found.js';
 import { WorkQueue } from './work-queue.js';
 
 const KEY = `${CLUSTER_INFO_NAMESPACE}/${CLUSTER_INFO_NAME}`;
@@ -118,6 +117,8 @@ export class BootstrapSigner implements Controller {
     this.scheduleExpiry();
     const current = this.configMaps.get(CLUSTER_INFO_NAMESPACE, CLUSTER_INFO_NAME);
     if (!current) return this.createClusterInfo();
+    // it exists: one deleted later is not made again (kubeadm creates it once, too)
+    this.createFrom = undefined;
     if (!resign(current, this.signingTokens())) return;
     // made again from the stored object on every retry of the update loop
     await this.generic
@@ -136,7 +137,7 @@ export class BootstrapSigner implements Controller {
       .catch(ignoreNotFound);
   }
 
-  /** Once, when the server listens: kubeadm's "create if it does not exist", so an edited one stays. */
+  /** When the server listens, if there is none: kubeadm's "create if it does not exist", so an edited one stays. */
   private async createClusterInfo(): Promise<void> {
     const endpoint = this.createFrom;
     if (!endpoint) return;

@@ -9,7 +9,7 @@ import { storageKey, type GenericStore, type ResourceDefinition } from '../regis
 import type { WatchCache } from '../watch/index.js';
 import type { Controller } from './controller.js';
 import { Informer, objectKeyOf, splitKey } from './informer.js';
-import { ignoreNotFound } from './namespace-controller.js';
+import { ignoreNotFound } from './ignore-not-found.js';
 import { WorkQueue } from './work-queue.js';
 
 /** setTimeout's limit (about 24.8 days): a later expiry is looked at again then, and rescheduled */
