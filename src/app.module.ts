@@ -3,7 +3,7 @@ import type { UserInfo } from '../modules/api/index.js';
 import { AdmissionModule } from '../modules/admission/index.js';
 import { AuthenticationModule, type LoadedAuthentication } from '../modules/authentication/index.js';
 import { AuthorizationModule } from '../modules/authorization/index.js';
-import { ControllersModule } from '../modules/controllers/index.js';
+import { ControllersModule, type ClusterEndpoint } from '../modules/controllers/index.js';
 import { EndpointsModule } from '../modules/endpoints/index.js';
 import { KindsModule } from '../modules/kinds/index.js';
 import { RegistryModule } from '../modules/registry/index.js';
@@ -22,6 +22,8 @@ export interface ServerOptions {
   serverAddress: () => string;
   /** what the authentication flags' files said (anonymous access, the token webhook); unset: kube's defaults */
   authentication?: LoadedAuthentication;
+  /** the URL and CA clients use, resolved once the server listens (cluster-info is made from it) */
+  clusterEndpoint?: Promise<ClusterEndpoint>;
 }
 
 /**
@@ -41,9 +43,16 @@ export class AppModule {
         KindsModule,
         WatchModule.forRoot(config.historyRetentionMs),
         AuthorizationModule,
-        AuthenticationModule.forRoot({ ...server.authentication, tokens: server.tokens }),
+        AuthenticationModule.forRoot({
+          ...server.authentication,
+          tokens: server.tokens,
+          bootstrapTokens: config.enableBootstrapTokenAuth,
+        }),
         AdmissionModule,
-        ControllersModule.forRoot({ controllers: config.controllers }),
+        ControllersModule.forRoot({
+          controllers: config.controllers,
+          clusterEndpoint: server.clusterEndpoint,
+        }),
         EndpointsModule.forRoot({
           shuttingDown: server.shuttingDown,
           serverAddress: server.serverAddress,

@@ -13,6 +13,7 @@ import { migrate, startEmbeddedPostgres, type RunningPostgres } from '../modules
 import { ConfigError, parseConfig, usage, type Config } from './config/config.js';
 import { createServer } from './server/http.js';
 import { servingTls } from './server/tls.js';
+import type { ClusterEndpoint } from '../modules/controllers/index.js';
 
 async function serve(config: Config): Promise<void> {
   // the files authentication flags name are read first: a bad one stops the server before anything starts
@@ -50,11 +51,14 @@ async function serve(config: Config): Promise<void> {
 
   let address = `${config.bindAddress}:${config.securePort}`;
   let stopping = false;
+  let listening!: (endpoint: ClusterEndpoint) => void;
+  const clusterEndpoint = new Promise<ClusterEndpoint>((resolve) => (listening = resolve));
   const app = await createServer(config, databaseUrl, tls, {
     tokens,
     serverAddress: () => address,
     shuttingDown: () => stopping,
     authentication,
+    clusterEndpoint,
   });
   await app.listen(config.securePort, config.bindAddress);
   const port = (app.getHttpServer().address() as { port: number }).port;
@@ -62,6 +66,7 @@ async function serve(config: Config): Promise<void> {
     config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
   address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const url = `https://${address}`;
+  listening({ server: url, ca: tls.ca });
   const kubeconfigPath = path.join(config.dataDir, 'admin.kubeconfig');
   await writeFile(kubeconfigPath, kubeconfig(url, tls.ca, admin.token), { mode: 0o600 });
   console.log(`pgkube serving on ${url} (kubeconfig: ${kubeconfigPath})`);

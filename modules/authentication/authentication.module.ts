@@ -1,10 +1,12 @@
 import { Inject, Logger, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
 import type { UserInfo } from '../api/index.js';
 import { AuthorizerChain } from '../authorization/index.js';
-import { selfSubjectReviewDefinition, tokenReviewDefinition } from '../kinds/index.js';
-import { VirtualKinds } from '../registry/index.js';
+import { secretDefinition, selfSubjectReviewDefinition, tokenReviewDefinition } from '../kinds/index.js';
+import { storageKey, VirtualKinds } from '../registry/index.js';
+import { WatchCache } from '../watch/index.js';
 import type { Authenticator } from './authenticator.js';
 import { BearerTokenAuthenticator } from './bearer-token.js';
+import { BootstrapTokenAuthenticator } from './bootstrap-token.js';
 import type { WebhookOptions } from './flags.js';
 import { Impersonation } from './impersonation.js';
 import { selfSubjectReview, tokenReview } from './reviews.js';
@@ -21,6 +23,8 @@ export interface AuthenticationOptions {
   apiAudiences?: readonly string[];
   /** --authentication-token-webhook-*: asked last among the token authenticators, as in kube */
   webhook?: WebhookOptions;
+  /** --enable-bootstrap-token-auth: `kube-system/bootstrap-token-<id>` Secrets authenticate */
+  bootstrapTokens?: boolean;
 }
 
 /** The token webhook's authenticator, when one is configured. */
@@ -61,11 +65,22 @@ export class AuthenticationModule {
       providers: [
         {
           provide: AuthenticatorUnion,
-          useFactory: () =>
-            new AuthenticatorUnion(
-              [new BearerTokenAuthenticator(options.tokens), ...webhookAuthenticators(options)],
-              { anonymous: options.anonymous, apiAudiences: options.apiAudiences },
-            ),
+          useFactory: (cache: WatchCache) => {
+            // kube's order: token file, service-account tokens, bootstrap tokens, then webhook
+            const authenticators: Authenticator[] = [new BearerTokenAuthenticator(options.tokens)];
+            if (options.bootstrapTokens) {
+              const secrets = storageKey(secretDefinition);
+              authenticators.push(
+                new BootstrapTokenAuthenticator((ns, name) => cache.get(secrets, ns, name)),
+              );
+            }
+            authenticators.push(...webhookAuthenticators(options));
+            return new AuthenticatorUnion(authenticators, {
+              anonymous: options.anonymous,
+              apiAudiences: options.apiAudiences,
+            });
+          },
+          inject: [WatchCache],
         },
         {
           provide: Impersonation,

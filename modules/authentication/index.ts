@@ -9,6 +9,13 @@ export {
 export { BearerTokenAuthenticator } from './bearer-token.js';
 export { AuthenticatorUnion, type AnonymousAccess, type TokenReviewAnswer } from './union.js';
 export { loadAuthentication, type AuthenticationFlags, type LoadedAuthentication } from './flags.js';
+export { BootstrapTokenAuthenticator, type SecretLookup } from './bootstrap-token.js';
+export {
+  BOOTSTRAP_TOKEN_NAMESPACE,
+  isBootstrapTokenSecret,
+  signingToken,
+  tokenExpiry,
+} from './bootstrap-secret.js';
 export {
   Impersonation,
   impersonationHeaders,

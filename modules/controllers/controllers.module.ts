@@ -7,9 +7,15 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { GenericStore, Registry } from '../registry/index.js';
+import { WatchCache } from '../watch/index.js';
+import { BootstrapSigner } from './bootstrap-signer.js';
+import type { ClusterEndpoint } from './cluster-info.js';
 import { enabledControllers, type Controller } from './controller.js';
 import { NamespaceController } from './namespace-controller.js';
 import { ControllerRunner } from './runner.js';
+import { TokenCleaner } from './token-cleaner.js';
+
+const logTo = (name: string) => (message: string) => new Logger(name).warn(message);
 
 /** every controller the server has, enabled or not: the runner starts those `--controllers` names */
 const CONTROLLERS = Symbol('controllers');
@@ -32,6 +38,8 @@ class ControllersLifecycle implements OnApplicationBootstrap, OnApplicationShutd
 export interface ControllersOptions {
   /** kube's `--controllers` values (default `*`) */
   controllers?: readonly string[];
+  /** the URL and CA clients use, once the server listens (bootstrapsigner creates cluster-info from it) */
+  clusterEndpoint?: Promise<ClusterEndpoint>;
 }
 
 /** The in-process controllers, started once the application is up (after the watch cache). */
@@ -50,9 +58,32 @@ export class ControllersModule {
           inject: [Registry, GenericStore],
         },
         {
+          provide: TokenCleaner,
+          useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore) =>
+            new TokenCleaner(
+              cache,
+              () => registry.storedKind('', 'secrets')!,
+              generic,
+              logTo('tokencleaner'),
+            ),
+          inject: [WatchCache, Registry, GenericStore],
+        },
+        {
+          provide: BootstrapSigner,
+          useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore) =>
+            new BootstrapSigner(
+              cache,
+              (resource) => registry.storedKind('', resource)!,
+              generic,
+              logTo('bootstrapsigner'),
+              options.clusterEndpoint,
+            ),
+          inject: [WatchCache, Registry, GenericStore],
+        },
+        {
           provide: CONTROLLERS,
           useFactory: (...controllers: Controller[]) => controllers,
-          inject: [NamespaceController],
+          inject: [NamespaceController, TokenCleaner, BootstrapSigner],
         },
         {
           provide: ControllerRunner,

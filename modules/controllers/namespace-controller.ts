@@ -8,6 +8,7 @@ import { isPlainObject } from '../api/index.js';
 import { ApiError, systemContext } from '../api/index.js';
 import type { GenericStore } from '../registry/index.js';
 import type { Controller } from './controller.js';
+import { ignoreNotFound } from './ignore-not-found.js';
 import type { Registry } from '../registry/index.js';
 import { everything } from '../registry/index.js';
 
@@ -110,9 +111,4 @@ export class NamespaceController implements Controller {
       })
       .catch(ignoreNotFound);
   }
-}
-
-function ignoreNotFound(e: unknown): void {
-  if (e instanceof ApiError && (e.code === 404 || e.code === 409)) return;
-  throw e;
 }

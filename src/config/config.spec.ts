@@ -162,6 +162,27 @@ describe('parseConfig', () => {
     );
   });
 
+  it('reads --enable-bootstrap-token-auth as Go reads a bool flag: alone it is true', () => {
+    assert.equal(parseConfig([], {}).enableBootstrapTokenAuth, false);
+    const alone = parseConfig(['--enable-bootstrap-token-auth', '--secure-port=0'], {});
+    assert.equal(alone.enableBootstrapTokenAuth, true);
+    assert.equal(alone.securePort, 0);
+    for (const [v, want] of [
+      ['true', true],
+      ['1', true],
+      ['T', true],
+      ['false', false],
+      ['0', false],
+      ['False', false],
+    ] as const) {
+      assert.equal(parseConfig([`--enable-bootstrap-token-auth=${v}`], {}).enableBootstrapTokenAuth, want, v);
+    }
+    assert.throws(
+      () => parseConfig(['--enable-bootstrap-token-auth=yes'], {}),
+      /--enable-bootstrap-token-auth: "yes" is not a boolean/,
+    );
+  });
+
   it('defaults to serve without a command', () => {
     assert.equal(parseConfig(['--secure-port=1'], {}).command, 'serve');
   });

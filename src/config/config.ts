@@ -29,6 +29,8 @@ export interface Config {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   tokenAuthFile?: string;
+  /** --enable-bootstrap-token-auth: `kube-system/bootstrap-token-<id>` Secrets authenticate their tokens */
+  enableBootstrapTokenAuth: boolean;
   /** --http2-max-streams-per-connection; 0: kube's default (100) */
   http2MaxStreamsPerConnection: number;
   /** request bodies above this are refused with 413 (kube: 3 MiB) */
@@ -98,6 +100,13 @@ const count = (v: string, flag: string) => {
   return n;
 };
 
+/** Go's strconv.ParseBool, which kube's bool flags use */
+const boolean = (v: string, flag: string) => {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
+  throw new ConfigError(`${flag}: "${v}" is not a boolean (true or false)`);
+};
+
 const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** kube's (Go's) duration format: `300ms`, `30s`, `5m`, `1h30m`. */
@@ -113,13 +122,6 @@ export function parseDuration(v: string, flag: string): number {
 
 /** kube accepts `0` for durations that may be off */
 const durationOrZero = (v: string, flag: string) => (v === '0' || v === '0s' ? 0 : parseDuration(v, flag));
-
-/** Go's strconv.ParseBool, which kube's boolean flags use */
-const boolean = (v: string, flag: string) => {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
-  throw new ConfigError(`${flag}: "${v}" is not a boolean (true or false)`);
-};
 
 /** the TokenReview versions kube's token webhook speaks */
 const webhookVersion = (v: string, flag: string) => {
@@ -240,6 +242,12 @@ const flags: Record<string, FlagSpec> = {
     parse: webhookTimeout,
     help: 'most time one webhook review may take, retries included, before the token counts as refused (default 30s, at most 30s)',
   },
+  'enable-bootstrap-token-auth': {
+    key: 'enableBootstrapTokenAuth',
+    parse: boolean,
+    bool: true,
+    help: 'bootstrap tokens <id>.<secret> authenticate, from kube-system/bootstrap-token-<id> Secrets (default false)',
+  },
 };
 
 /** List flags (`k=v,k=v` or `a,b`): repeating one adds to it, as kube's do. */
@@ -297,6 +305,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     authenticationTokenWebhookVersion: 'v1beta1',
     authenticationTokenWebhookCacheTtlMs: 2 * 60_000,
     authenticationTokenWebhookTimeoutMs: 30_000,
+    enableBootstrapTokenAuth: false,
     controllers: [],
     featureGates: FeatureGates.defaults(),
     apiEnablement: new ApiEnablement(),

@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 const mainJs = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 /** The server entry that also serves the test-only kinds of test-apis.ts. */
 export const testApisEntry = fileURLToPath(new URL('./test-apis-main.js', import.meta.url));
+/** The server entry that also serves the test-only Caller kind of caller-api.ts (who created it). */
+export const callerEntry = fileURLToPath(new URL('./caller-main.js', import.meta.url));
 
 export interface Response {
   status: number;
@@ -133,12 +135,20 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const m = /serving on (https:\/\/\S+) \(kubeconfig: ([^)]+)\)/.exec(output);
-      if (m) resolve({ url: m[1], kubeconfig: m[2] });
+      if (m) {
+        clearTimeout(notReady);
+        resolve({ url: m[1], kubeconfig: m[2] });
+      }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-    setTimeout(() => reject(new Error(`server not ready after 30 s:\n${output}`)), 30_000).unref();
+    const notReady = setTimeout(() => {
+      // a server left running would keep the test file alive forever: it stops (its PostgreSQL with it)
+      child.kill('SIGTERM');
+      reject(new Error(`server not ready after 30 s:\n${output}`));
+    }, 30_000);
+    notReady.unref();
   });
   const { url, kubeconfig } = await ready;
   const ca = await readFile(path.join(dataDir, 'pki', 'ca.crt'), 'utf8');
