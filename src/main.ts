@@ -3,7 +3,12 @@
 import 'reflect-metadata';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { adminCredentials, kubeconfig, parseTokenFile } from '../modules/authentication/index.js';
+import {
+  adminCredentials,
+  kubeconfig,
+  loadServiceAccountKeys,
+  parseTokenFile,
+} from '../modules/authentication/index.js';
 import { migrate, startEmbeddedPostgres, type RunningPostgres } from '../modules/storage/index.js';
 import { ConfigError, parseConfig, usage, type Config } from './config/config.js';
 import { createServer } from './server/http.js';
@@ -32,11 +37,23 @@ async function serve(config: Config): Promise<void> {
     ? parseTokenFile(await readFile(config.tokenAuthFile, 'utf8'), config.tokenAuthFile)
     : new Map();
   tokens.set(admin.token, admin.user);
+  const serviceAccountKeys = await loadServiceAccountKeys({
+    signingKeyFile: config.serviceAccountSigningKeyFile,
+    keyFiles: config.serviceAccountKeyFiles,
+    serving: {
+      name: config.tlsPrivateKeyFile
+        ? `--tls-private-key-file ${JSON.stringify(config.tlsPrivateKeyFile)}`
+        : `the serving key ${JSON.stringify(path.join(config.dataDir, 'pki', 'apiserver.key'))}`,
+      pem: tls.key,
+    },
+  });
 
   let address = `${config.bindAddress}:${config.securePort}`;
   let stopping = false;
   const app = await createServer(config, databaseUrl, tls, {
     tokens,
+    serviceAccountKeys,
+    servingCa: tls.ca,
     serverAddress: () => address,
     shuttingDown: () => stopping,
   });

@@ -8,6 +8,11 @@ import type { AuthenticationRequest, Authenticator } from './authenticator.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+/** The bearer token of an Authorization header; undefined when there is none or the header is of another scheme. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return header ? BEARER.exec(header)?.[1] : undefined;
+}
+
 function digest(token: string): Buffer {
   return createHash('sha256').update(token).digest();
 }
@@ -28,9 +33,9 @@ export class BearerTokenAuthenticator implements Authenticator {
   async authenticate(request: AuthenticationRequest): Promise<UserInfo | undefined> {
     const header = request.headers.authorization;
     if (!header) return undefined;
-    const match = BEARER.exec(header);
-    if (!match) throw ApiError.unauthorized();
-    const d = digest(match[1]);
+    const token = bearerToken(header);
+    if (!token) throw ApiError.unauthorized();
+    const d = digest(token);
     const entry = this.users.get(d.toString('base64'));
     if (!entry || !timingSafeEqual(entry.digest, d)) throw ApiError.unauthorized();
     return entry.user;

@@ -6,10 +6,15 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { TokenIssuer } from '../authentication/index.js';
 import { GenericStore, Registry } from '../registry/index.js';
+import { WatchCache } from '../watch/index.js';
 import { enabledControllers, type Controller } from './controller.js';
 import { NamespaceController } from './namespace-controller.js';
+import { RootCaPublisher } from './root-ca-publisher.js';
 import { ControllerRunner } from './runner.js';
+import { ServiceAccountController } from './serviceaccount-controller.js';
+import { ServiceAccountTokenController } from './serviceaccount-token-controller.js';
 
 /** every controller the server has, enabled or not: the runner starts those `--controllers` names */
 const CONTROLLERS = Symbol('controllers');
@@ -32,6 +37,8 @@ class ControllersLifecycle implements OnApplicationBootstrap, OnApplicationShutd
 export interface ControllersOptions {
   /** kube's `--controllers` values (default `*`) */
   controllers?: readonly string[];
+  /** the CA clients trust to reach this server (kube-root-ca.crt, token Secrets' ca.crt) */
+  rootCa?: string;
 }
 
 /** The in-process controllers, started once the application is up (after the watch cache). */
@@ -50,9 +57,38 @@ export class ControllersModule {
           inject: [Registry, GenericStore],
         },
         {
+          provide: ServiceAccountController,
+          useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore) =>
+            new ServiceAccountController(cache, registry, generic, (m) =>
+              new Logger('serviceaccount-controller').warn(m),
+            ),
+          inject: [WatchCache, Registry, GenericStore],
+        },
+        {
+          provide: RootCaPublisher,
+          useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore) =>
+            new RootCaPublisher(cache, registry, generic, options.rootCa ?? '', (m) =>
+              new Logger('root-ca-cert-publisher').warn(m),
+            ),
+          inject: [WatchCache, Registry, GenericStore],
+        },
+        {
+          provide: ServiceAccountTokenController,
+          useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore, issuer: TokenIssuer) =>
+            new ServiceAccountTokenController(cache, registry, generic, issuer, options.rootCa ?? '', (m) =>
+              new Logger('serviceaccount-token-controller').warn(m),
+            ),
+          inject: [WatchCache, Registry, GenericStore, TokenIssuer],
+        },
+        {
           provide: CONTROLLERS,
           useFactory: (...controllers: Controller[]) => controllers,
-          inject: [NamespaceController],
+          inject: [
+            NamespaceController,
+            ServiceAccountController,
+            ServiceAccountTokenController,
+            RootCaPublisher,
+          ],
         },
         {
           provide: ControllerRunner,

@@ -7,3 +7,4 @@ export { namespaceDefinition } from './core/namespace.js';
 export { secretDefinition } from './core/secret.js';
 export { serviceAccountDefinition } from './core/serviceaccount.js';
 export { ageColumn, nameColumn } from './columns.js';
+export { tokenRequestSchema } from './authentication/token-request.js';
