@@ -16,27 +16,13 @@ import { servingTls } from './server/tls.js';
 
 async function serve(config: Config): Promise<void> {
   await mkdir(config.dataDir, { recursive: true });
-  let embedded: RunningPostgres | undefined;
-  let databaseUrl = config.databaseUrl;
-  if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres({
-      dir: path.join(config.dataDir, 'postgres'),
-      database: 'pgkube',
-    });
-    databaseUrl = embedded.url;
-  }
-  await migrate(databaseUrl);
+  // keys before the database: a key flag that cannot work stops the server at once
   const tls = await servingTls({
     dataDir: config.dataDir,
     bindAddress: config.bindAddress,
     certFile: config.tlsCertFile,
     keyFile: config.tlsPrivateKeyFile,
   });
-  const admin = await adminCredentials(config.dataDir);
-  const tokens = config.tokenAuthFile
-    ? parseTokenFile(await readFile(config.tokenAuthFile, 'utf8'), config.tokenAuthFile)
-    : new Map();
-  tokens.set(admin.token, admin.user);
   const serviceAccountKeys = await loadServiceAccountKeys({
     signingKeyFile: config.serviceAccountSigningKeyFile,
     keyFiles: config.serviceAccountKeyFiles,
@@ -47,6 +33,21 @@ async function serve(config: Config): Promise<void> {
       pem: tls.key,
     },
   });
+  let embedded: RunningPostgres | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres({
+      dir: path.join(config.dataDir, 'postgres'),
+      database: 'pgkube',
+    });
+    databaseUrl = embedded.url;
+  }
+  await migrate(databaseUrl);
+  const admin = await adminCredentials(config.dataDir);
+  const tokens = config.tokenAuthFile
+    ? parseTokenFile(await readFile(config.tokenAuthFile, 'utf8'), config.tokenAuthFile)
+    : new Map();
+  tokens.set(admin.token, admin.user);
 
   let address = `${config.bindAddress}:${config.securePort}`;
   let stopping = false;

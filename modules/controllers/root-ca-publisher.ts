@@ -7,6 +7,7 @@ import type { GenericStore, Registry } from '../registry/index.js';
 import type { WatchCache } from '../watch/index.js';
 import { isNamespaceTerminating, isNotFound } from './api-errors.js';
 import type { Controller } from './controller.js';
+import { FlapGuard } from './flap-guard.js';
 import { Informer, type InformerEvent } from './informer.js';
 import { isActiveNamespace } from './serviceaccount-controller.js';
 import { WorkQueue } from './work-queue.js';
@@ -23,6 +24,7 @@ export class RootCaPublisher implements Controller {
   private readonly namespaces: Informer;
   private readonly configMaps: Informer;
   private readonly queue: WorkQueue;
+  private readonly flaps: FlapGuard;
 
   constructor(
     cache: WatchCache,
@@ -32,13 +34,14 @@ export class RootCaPublisher implements Controller {
     log: (message: string) => void,
   ) {
     this.queue = new WorkQueue((ns) => this.sync(ns), log);
+    this.flaps = new FlapGuard(log);
     this.namespaces = new Informer(cache, '/namespaces', (e) => this.namespaceChanged(e));
     this.configMaps = new Informer(cache, '/configmaps', (e) => this.configMapChanged(e));
   }
 
-  async start(): Promise<void> {
-    await this.configMaps.start();
-    await this.namespaces.start();
+  /** The informers wait for the watch cache to fill; the server need not wait for them to serve. */
+  start(): void {
+    void this.configMaps.start().then(() => this.namespaces.start());
   }
 
   async stop(): Promise<void> {
@@ -90,6 +93,8 @@ export class RootCaPublisher implements Controller {
         return;
       }
       if (this.current(existing)) return;
+      const why = 'does another replica publish another CA? Replicas must share their serving CA';
+      if (!this.flaps.allow(`configmap ${namespace}/${ROOT_CA_CONFIGMAP}`, why)) return;
       await this.generic.update(
         ctx,
         def,

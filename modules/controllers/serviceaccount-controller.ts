@@ -33,9 +33,9 @@ export class ServiceAccountController implements Controller {
     this.accounts = new Informer(cache, '/serviceaccounts', (e) => this.accountChanged(e));
   }
 
-  async start(): Promise<void> {
-    await this.accounts.start();
-    await this.namespaces.start();
+  /** The informers wait for the watch cache to fill; the server need not wait for them to serve. */
+  start(): void {
+    void this.accounts.start().then(() => this.namespaces.start());
   }
 
   async stop(): Promise<void> {

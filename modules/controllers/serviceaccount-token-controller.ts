@@ -11,6 +11,7 @@ import type { GenericStore, Registry } from '../registry/index.js';
 import type { WatchCache } from '../watch/index.js';
 import { isConflict, isNotFound } from './api-errors.js';
 import type { Controller } from './controller.js';
+import { FlapGuard } from './flap-guard.js';
 import { Informer, type InformerEvent } from './informer.js';
 import { WorkQueue } from './work-queue.js';
 
@@ -37,6 +38,7 @@ export class ServiceAccountTokenController implements Controller {
   private readonly secrets: Informer;
   private readonly queue: WorkQueue;
   private readonly ca: string;
+  private readonly flaps: FlapGuard;
 
   constructor(
     cache: WatchCache,
@@ -47,14 +49,15 @@ export class ServiceAccountTokenController implements Controller {
     log: (message: string) => void,
   ) {
     this.ca = base64(rootCa);
+    this.flaps = new FlapGuard(log);
     this.queue = new WorkQueue((key) => this.sync(JSON.parse(key) as Work), log);
     this.accounts = new Informer(cache, '/serviceaccounts', (e) => this.accountChanged(e));
     this.secrets = new Informer(cache, '/secrets', (e) => this.secretChanged(e));
   }
 
-  async start(): Promise<void> {
-    await this.accounts.start();
-    await this.secrets.start();
+  /** The informers wait for the watch cache to fill; the server need not wait for them to serve. */
+  start(): void {
+    void this.accounts.start().then(() => this.secrets.start());
   }
 
   async stop(): Promise<void> {
@@ -136,6 +139,8 @@ export class ServiceAccountTokenController implements Controller {
     const need = this.needs(secret);
     if (!need.ca && !need.namespace && !need.token) return;
     const { namespace, name } = secret.metadata;
+    const why = 'does another replica publish another CA? Replicas must share their serving CA';
+    if (!need.token && !this.flaps.allow(`secret ${namespace}/${name}`, why)) return;
     const ref = { name: account.metadata.name!, uid: account.metadata.uid ?? '' };
     const token = need.token ? await this.issuer.legacy(namespace!, ref, name!) : undefined;
     try {
