@@ -88,7 +88,8 @@ export class NonResourceHandlers {
       .code(200)
       .header('Content-Type', jwks ? JWKS_CONTENT_TYPE : 'application/json')
       .header('Cache-Control', OPENID_CACHE_CONTROL)
-      .send(jwks ? openid.jwks() : openid.configuration(this.serverAddress()));
+      // bytes: a string would get `; charset=utf-8`, which kube does not send
+      .send(Buffer.from(jwks ? openid.jwks() : openid.configuration(this.serverAddress())));
   }
 
   /** Prometheus text format, as kube serves it to authenticated scrapers */

@@ -41,7 +41,8 @@ export const whoAmIDefinition: ResourceDefinition = {
   kind: 'WhoAmI',
   listKind: 'WhoAmIList',
   scope: 'Cluster',
-  verbs: ['create', 'delete', 'get', 'list'],
+  // kubectl's client-side validation looks for the kind's patch operation in OpenAPI
+  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update'],
   nameRule: 'dns1123Subdomain',
   schema,
   description: schema.description ?? '',
