@@ -84,12 +84,14 @@ export class NonResourceHandlers {
   /** kube's issuer discovery: its own media types, cacheable by anyone (the keys are public) */
   private openidAnswer(openid: OpenIdDiscovery, path: string, reply: FastifyReply): unknown {
     const jwks = path === JWKS_PATH;
-    return reply
-      .code(200)
-      .header('Content-Type', jwks ? JWKS_CONTENT_TYPE : 'application/json')
-      .header('Cache-Control', OPENID_CACHE_CONTROL)
-      // bytes: a string would get `; charset=utf-8`, which kube does not send
-      .send(Buffer.from(jwks ? openid.jwks() : openid.configuration(this.serverAddress())));
+    return (
+      reply
+        .code(200)
+        .header('Content-Type', jwks ? JWKS_CONTENT_TYPE : 'application/json')
+        .header('Cache-Control', OPENID_CACHE_CONTROL)
+        // bytes: a string would get `; charset=utf-8`, which kube does not send
+        .send(Buffer.from(jwks ? openid.jwks() : openid.configuration(this.serverAddress())))
+    );
   }
 
   /** Prometheus text format, as kube serves it to authenticated scrapers */
