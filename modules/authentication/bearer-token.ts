@@ -2,9 +2,10 @@
  * Static bearer tokens (--token-auth-file and the generated admin token). Tokens are looked up by their
  * SHA-256 digest and the digests compared in constant time, so the time taken tells nothing about a token.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { ApiError, type UserInfo } from '../api/index.js';
 import type { AuthenticationRequest, Authenticator } from './authenticator.js';
+import { tokenDigest } from './token-digest.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -13,9 +14,11 @@ export function bearerToken(header: string | undefined): string | undefined {
   return header ? BEARER.exec(header)?.[1] : undefined;
 }
 
-function digest(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
-}
+/**
+ * One 401 for every refused token: every service-account or bootstrap token passes through here first, and
+ * making an Error (its stack trace) would cost such a request more than authenticating it does.
+ */
+const REFUSED = ApiError.unauthorized();
 
 export class BearerTokenAuthenticator implements Authenticator {
   /** each token's user as requests see it (with `system:authenticated`), made once: shared, so frozen */
@@ -24,8 +27,8 @@ export class BearerTokenAuthenticator implements Authenticator {
   constructor(tokens: ReadonlyMap<string, UserInfo>) {
     for (const [token, user] of tokens) {
       const groups = Object.freeze([...user.groups, 'system:authenticated']) as string[];
-      const d = digest(token);
-      this.users.set(d.toString('base64'), { digest: d, user: Object.freeze({ ...user, groups }) });
+      const d = tokenDigest(token);
+      this.users.set(d.base64, { digest: d.bytes, user: Object.freeze({ ...user, groups }) });
     }
   }
 
@@ -34,10 +37,10 @@ export class BearerTokenAuthenticator implements Authenticator {
     const header = request.headers.authorization;
     if (!header) return undefined;
     const token = bearerToken(header);
-    if (!token) throw ApiError.unauthorized();
-    const d = digest(token);
-    const entry = this.users.get(d.toString('base64'));
-    if (!entry || !timingSafeEqual(entry.digest, d)) throw ApiError.unauthorized();
+    if (!token) throw REFUSED;
+    const d = tokenDigest(token);
+    const entry = this.users.get(d.base64);
+    if (!entry || !timingSafeEqual(entry.digest, d.bytes)) throw REFUSED;
     return entry.user;
   }
 }

@@ -19,7 +19,8 @@ import {
 } from './claims.js';
 import { unverifiedIssuer, verifiedPayload } from './jwt.js';
 import type { VerificationKey } from './keys.js';
-import { tokenDigest, VerifiedTokens, type VerifiedToken } from './verified-tokens.js';
+import { tokenDigest } from '../token-digest.js';
+import { VerifiedTokens, type VerifiedToken } from './verified-tokens.js';
 
 /** What a token may refer to, by resource (core group); undefined when it does not exist. */
 export type ObjectGetter = (
@@ -96,7 +97,7 @@ export class ServiceAccountTokenAuthenticator implements Authenticator {
     token: string,
     audiences: readonly string[] = this.options.apiAudiences,
   ): Promise<TokenAuthentication | undefined> {
-    const digest = tokenDigest(token);
+    const digest = tokenDigest(token).base64;
     let entry = this.verified.get(digest);
     if (!entry) {
       const issuer = unverifiedIssuer(token);

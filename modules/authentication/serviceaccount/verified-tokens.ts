@@ -3,7 +3,6 @@
  * signature check, then a map lookup per request. What may change while a token is cached (its lifetime,
  * its objects) is checked on every use by the authenticator, never here.
  */
-import { createHash } from 'node:crypto';
 import type { UserInfo } from '../../api/index.js';
 import type { ServiceAccountClaims } from './claims.js';
 
@@ -11,10 +10,6 @@ export interface VerifiedToken {
   claims: ServiceAccountClaims;
   /** the user it authenticates as, made once and shared by every request with it: frozen */
   user: Readonly<UserInfo>;
-}
-
-export function tokenDigest(token: string): string {
-  return createHash('sha256').update(token).digest('base64');
 }
 
 export class VerifiedTokens {
