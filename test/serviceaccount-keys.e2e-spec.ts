@@ -4,8 +4,15 @@
  * accepted), a cap on token lifetimes (kube's warning); and start-up errors that name the flags.
  */
 import assert from 'node:assert/strict';
-import { createHash, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomUUID,
+  type KeyObject,
+} from 'node:crypto';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -108,9 +115,24 @@ describe('--service-account-signing-key-file, -key-file, -issuer, -max-token-exp
     assert.equal(r.stdout, 'system:serviceaccount:default:default');
   });
 
-  it('the serving key no longer signs or verifies', async () => {
-    const jwks = (await s.request('GET', '/openid/v1/jwks')).json as JSONWebKeySet;
-    assert.equal(jwks.keys.length, 2);
+  it('the serving key no longer verifies tokens: a token it signs is refused', async () => {
+    const serving = createPrivateKey(await readFile(path.join(s.dataDir, 'pki', 'apiserver.key'), 'utf8'));
+    const uid = (await run(['get', 'sa', 'default', '-n', 'default', '-o', 'jsonpath={.metadata.uid}']))
+      .stdout;
+    const now = Math.floor(Date.now() / 1000);
+    const token = await new SignJWT({
+      'kubernetes.io': { namespace: 'default', serviceaccount: { name: 'default', uid } },
+    })
+      .setProtectedHeader({ alg: 'ES256', kid: kidOf(createPublicKey(serving)) })
+      .setIssuer('https://issuer.example.com')
+      .setAudience('https://issuer.example.com')
+      .setSubject('system:serviceaccount:default:default')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 600)
+      .sign(serving);
+    const r = await run(['get', 'namespaces'], token);
+    assert.notEqual(r.code, 0, r.stdout);
+    assert.equal(r.stderr.trim(), 'error: You must be logged in to the server (Unauthorized)');
   });
 });
 

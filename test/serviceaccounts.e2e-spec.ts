@@ -259,7 +259,14 @@ describe('service-account tokens with kubectl create token', () => {
       },
     });
     assert.equal(configMap.status, 400);
-    assert.equal(configMap.json.message, 'cannot bind token to object of type /v1, Kind=ConfigMap');
+    assert.equal(configMap.json.message, 'cannot bind token to object of type /v1, Kind=ConfigMap'); // client-go's kubelet asks in Protobuf: the answer is a TokenRequest message
+    const protobuf = await s.request('POST', '/api/v1/namespaces/tokens/serviceaccounts/default/token', {
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} },
+      headers: { accept: 'application/vnd.kubernetes.protobuf' },
+    });
+    assert.equal(protobuf.status, 201);
+    assert.equal(protobuf.headers['content-type'], 'application/vnd.kubernetes.protobuf');
+    assert.ok(protobuf.text.includes('TokenRequest'), 'the envelope names the kind');
   });
 
   it('discovery lists serviceaccounts/token as kube does', async () => {
