@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { UserInfo } from '../modules/api/index.js';
+import type { ServiceAccountKeys } from '../modules/authentication/index.js';
 import { AdmissionModule } from '../modules/admission/index.js';
 import { AuthenticationModule, type LoadedAuthentication } from '../modules/authentication/index.js';
 import { AuthorizationModule } from '../modules/authorization/index.js';
@@ -18,6 +19,10 @@ export interface ServerOptions {
   /** set once SIGTERM arrived: /readyz fails from then on */
   shuttingDown: () => boolean;
   tokens: Map<string, UserInfo>;
+  /** signs and verifies service-account tokens (from --service-account-*key-file, or the serving key) */
+  serviceAccountKeys: ServiceAccountKeys;
+  /** the CA clients trust to reach this server: published as kube-root-ca.crt and in token Secrets */
+  servingCa: string;
   /** host:port clients reach this server at (discovery's serverAddressByClientCIDRs) */
   serverAddress: () => string;
   /** what the authentication flags' files said (anonymous access, the token webhook); unset: kube's defaults */
@@ -46,12 +51,22 @@ export class AppModule {
         AuthenticationModule.forRoot({
           ...server.authentication,
           tokens: server.tokens,
+          apiAudiences: config.apiAudiences,
           bootstrapTokens: config.enableBootstrapTokenAuth,
+          serviceAccounts: {
+            keys: server.serviceAccountKeys,
+            issuers: config.serviceAccountIssuers,
+            apiAudiences: config.apiAudiences,
+            lookup: config.serviceAccountLookup,
+            maxExpirationSeconds: config.serviceAccountMaxTokenExpirationS,
+            jwksUri: config.serviceAccountJwksUri,
+          },
         }),
         AdmissionModule,
         ControllersModule.forRoot({
           controllers: config.controllers,
           clusterEndpoint: server.clusterEndpoint,
+          rootCa: server.servingCa,
         }),
         EndpointsModule.forRoot({
           shuttingDown: server.shuttingDown,

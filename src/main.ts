@@ -7,6 +7,7 @@ import {
   adminCredentials,
   kubeconfig,
   loadAuthentication,
+  loadServiceAccountKeys,
   parseTokenFile,
 } from '../modules/authentication/index.js';
 import { migrate, startEmbeddedPostgres, type RunningPostgres } from '../modules/storage/index.js';
@@ -27,6 +28,23 @@ async function serve(config: Config): Promise<void> {
     enabled: (name) => config.featureGates.enabled(name as never),
   });
   await mkdir(config.dataDir, { recursive: true });
+  // keys before the database: a key flag that cannot work stops the server at once
+  const tls = await servingTls({
+    dataDir: config.dataDir,
+    bindAddress: config.bindAddress,
+    certFile: config.tlsCertFile,
+    keyFile: config.tlsPrivateKeyFile,
+  });
+  const serviceAccountKeys = await loadServiceAccountKeys({
+    signingKeyFile: config.serviceAccountSigningKeyFile,
+    keyFiles: config.serviceAccountKeyFiles,
+    serving: {
+      name: config.tlsPrivateKeyFile
+        ? `--tls-private-key-file ${JSON.stringify(config.tlsPrivateKeyFile)}`
+        : `the serving key ${JSON.stringify(path.join(config.dataDir, 'pki', 'apiserver.key'))}`,
+      pem: tls.key,
+    },
+  });
   let embedded: RunningPostgres | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
@@ -37,12 +55,6 @@ async function serve(config: Config): Promise<void> {
     databaseUrl = embedded.url;
   }
   await migrate(databaseUrl);
-  const tls = await servingTls({
-    dataDir: config.dataDir,
-    bindAddress: config.bindAddress,
-    certFile: config.tlsCertFile,
-    keyFile: config.tlsPrivateKeyFile,
-  });
   const admin = await adminCredentials(config.dataDir);
   const tokens = config.tokenAuthFile
     ? parseTokenFile(await readFile(config.tokenAuthFile, 'utf8'), config.tokenAuthFile)
@@ -55,6 +67,8 @@ async function serve(config: Config): Promise<void> {
   const clusterEndpoint = new Promise<ClusterEndpoint>((resolve) => (listening = resolve));
   const app = await createServer(config, databaseUrl, tls, {
     tokens,
+    serviceAccountKeys,
+    servingCa: tls.ca,
     serverAddress: () => address,
     shuttingDown: () => stopping,
     authentication,

@@ -9,6 +9,9 @@ import { startServer, type TestServer } from './support/server.js';
 import { useServer } from './support/use-server.js';
 
 const LIST = '/api/v1/namespaces/default/configmaps';
+/** the listed ConfigMaps this file made (every namespace also holds kube-root-ca.crt) */
+const big = (list: { items: { metadata: { name: string } }[] }) =>
+  list.items.filter((i) => i.metadata.name.startsWith('big-'));
 
 /** 40 ConfigMaps of 4 KiB: a list of ~170 KiB, over kube's 128 KiB threshold */
 async function fill(s: TestServer): Promise<void> {
@@ -39,14 +42,14 @@ describe('response compression, gate on (default)', () => {
     assert.equal(r.headers.vary, 'Accept-Encoding');
     assert.equal(r.type, 'application/json');
     const list = JSON.parse(gunzipSync(r.body).toString());
-    assert.equal(list.items.length, 40);
+    assert.equal(big(list).length, 40);
     assert.ok(r.body.length < (40 * 4096) / 4, `${r.body.length} bytes`);
   });
 
   it('sends the same list uncompressed without Accept-Encoding, and small answers never compressed', async () => {
     const plain = await rawRequest(s, 'GET', LIST);
     assert.equal(plain.headers['content-encoding'], undefined);
-    assert.equal(JSON.parse(plain.body.toString()).items.length, 40);
+    assert.equal(big(JSON.parse(plain.body.toString())).length, 40);
     const refused = await rawRequest(s, 'GET', LIST, { 'accept-encoding': 'gzip;q=0, identity' });
     assert.equal(refused.headers['content-encoding'], undefined);
     const small = await rawRequest(s, 'GET', `${LIST}/big-1`, { 'accept-encoding': 'gzip' });
@@ -79,7 +82,7 @@ describe('response compression, --feature-gates=APIResponseCompression=false', (
       const r = await rawRequest(s, 'GET', LIST, { 'accept-encoding': 'gzip' });
       assert.equal(r.status, 200);
       assert.equal(r.headers['content-encoding'], undefined);
-      assert.equal(JSON.parse(r.body.toString()).items.length, 40);
+      assert.equal(big(JSON.parse(r.body.toString())).length, 40);
     } finally {
       await s.stop();
       await db.drop();

@@ -3,6 +3,7 @@ import type { UserInfo } from '../api/index.js';
 import { AuthorizerChain } from '../authorization/index.js';
 import { secretDefinition, selfSubjectReviewDefinition, tokenReviewDefinition } from '../kinds/index.js';
 import { storageKey, VirtualKinds } from '../registry/index.js';
+import { STORE, type Store } from '../storage/index.js';
 import { WatchCache } from '../watch/index.js';
 import type { Authenticator } from './authenticator.js';
 import { BearerTokenAuthenticator } from './bearer-token.js';
@@ -10,6 +11,11 @@ import { BootstrapTokenAuthenticator } from './bootstrap-token.js';
 import type { WebhookOptions } from './flags.js';
 import { Impersonation } from './impersonation.js';
 import { selfSubjectReview, tokenReview } from './reviews.js';
+import { ServiceAccountTokenAuthenticator } from './serviceaccount/authenticator.js';
+import { cachedObjects } from './serviceaccount/cached-objects.js';
+import { TokenIssuer } from './serviceaccount/issuer.js';
+import type { ServiceAccountKeys } from './serviceaccount/keys.js';
+import { discoverableIssuer, OpenIdDiscovery } from './serviceaccount/oidc-discovery.js';
 import { AuthenticatorUnion, type AnonymousAccess } from './union.js';
 import { WebhookTokenAuthenticator } from './webhook/authenticator.js';
 import { TokenReviewClient } from './webhook/client.js';
@@ -25,7 +31,26 @@ export interface AuthenticationOptions {
   webhook?: WebhookOptions;
   /** --enable-bootstrap-token-auth: `kube-system/bootstrap-token-<id>` Secrets authenticate */
   bootstrapTokens?: boolean;
+  /** service-account tokens: their keys and the --service-account-* flags */
+  serviceAccounts: ServiceAccountOptions;
 }
+
+export interface ServiceAccountOptions {
+  keys: ServiceAccountKeys;
+  /** --service-account-issuer (the first issues) */
+  issuers: string[];
+  /** --api-audiences, else the issuers */
+  apiAudiences: string[];
+  /** --service-account-lookup */
+  lookup: boolean;
+  /** --service-account-max-token-expiration in seconds; 0: none */
+  maxExpirationSeconds: number;
+  /** --service-account-jwks-uri */
+  jwksUri?: string;
+}
+
+/** The issuer's discovery documents; null when the issuer is no https URL (kube then serves none). */
+export const OPENID_DISCOVERY = Symbol('OpenIdDiscovery');
 
 /** The token webhook's authenticator, when one is configured. */
 function webhookAuthenticators(options: AuthenticationOptions): Authenticator[] {
@@ -59,15 +84,48 @@ class AuthenticationReviews implements OnModuleInit {
 @Module({})
 export class AuthenticationModule {
   static forRoot(options: AuthenticationOptions): DynamicModule {
+    const sa = options.serviceAccounts;
     return {
       module: AuthenticationModule,
       global: true,
       providers: [
         {
+          provide: ServiceAccountTokenAuthenticator,
+          useFactory: (cache: WatchCache, store: Store) =>
+            new ServiceAccountTokenAuthenticator({
+              keys: sa.keys.verifying,
+              issuers: sa.issuers,
+              apiAudiences: sa.apiAudiences,
+              lookup: sa.lookup,
+              objects: cachedObjects(cache, store),
+            }),
+          inject: [WatchCache, STORE],
+        },
+        {
+          provide: TokenIssuer,
+          useFactory: () =>
+            new TokenIssuer({
+              key: sa.keys.signing,
+              issuers: sa.issuers,
+              apiAudiences: sa.apiAudiences,
+              maxExpirationSeconds: sa.maxExpirationSeconds,
+            }),
+        },
+        {
+          provide: OPENID_DISCOVERY,
+          useFactory: () =>
+            discoverableIssuer(sa.issuers[0])
+              ? new OpenIdDiscovery(sa.issuers[0], sa.jwksUri, sa.keys.verifying)
+              : null,
+        },
+        {
           provide: AuthenticatorUnion,
-          useFactory: (cache: WatchCache) => {
+          useFactory: (cache: WatchCache, serviceAccounts: ServiceAccountTokenAuthenticator) => {
             // kube's order: token file, service-account tokens, bootstrap tokens, then webhook
-            const authenticators: Authenticator[] = [new BearerTokenAuthenticator(options.tokens)];
+            const authenticators: Authenticator[] = [
+              new BearerTokenAuthenticator(options.tokens),
+              serviceAccounts,
+            ];
             if (options.bootstrapTokens) {
               const secrets = storageKey(secretDefinition);
               authenticators.push(
@@ -80,7 +138,7 @@ export class AuthenticationModule {
               apiAudiences: options.apiAudiences,
             });
           },
-          inject: [WatchCache],
+          inject: [WatchCache, ServiceAccountTokenAuthenticator],
         },
         {
           provide: Impersonation,
@@ -89,7 +147,13 @@ export class AuthenticationModule {
         },
         AuthenticationReviews,
       ],
-      exports: [AuthenticatorUnion, Impersonation],
+      exports: [
+        AuthenticatorUnion,
+        Impersonation,
+        ServiceAccountTokenAuthenticator,
+        TokenIssuer,
+        OPENID_DISCOVERY,
+      ],
     };
   }
 }

@@ -2,7 +2,7 @@
  * Static bearer tokens (--token-auth-file and the generated admin token). Tokens are looked up by their
  * SHA-256 digest and the digests compared in constant time, so the time taken tells nothing about a token.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { UserInfo } from '../api/index.js';
 import {
   bearerToken,
@@ -11,10 +11,13 @@ import {
   type AuthenticationRequest,
   type Authenticator,
 } from './authenticator.js';
+import { tokenDigest } from './token-digest.js';
 
-function digest(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
-}
+/**
+ * One 401 for every refused token: every service-account or bootstrap token passes through here first, and
+ * making an Error (its stack trace) would cost such a request more than authenticating it does.
+ */
+const REFUSED = new CredentialRefused(INVALID_BEARER_TOKEN);
 
 export class BearerTokenAuthenticator implements Authenticator {
   /** each token's user as requests see it (with `system:authenticated`), made once: shared, so frozen */
@@ -23,8 +26,8 @@ export class BearerTokenAuthenticator implements Authenticator {
   constructor(tokens: ReadonlyMap<string, UserInfo>) {
     for (const [token, user] of tokens) {
       const groups = Object.freeze([...user.groups, 'system:authenticated']) as string[];
-      const d = digest(token);
-      this.users.set(d.toString('base64'), { digest: d, user: Object.freeze({ ...user, groups }) });
+      const d = tokenDigest(token);
+      this.users.set(d.base64, { digest: d.bytes, user: Object.freeze({ ...user, groups }) });
     }
   }
 
@@ -32,9 +35,9 @@ export class BearerTokenAuthenticator implements Authenticator {
   async authenticate(request: AuthenticationRequest): Promise<UserInfo | undefined> {
     const token = bearerToken(request);
     if (token === undefined) return undefined;
-    const d = digest(token);
-    const entry = this.users.get(d.toString('base64'));
-    if (!entry || !timingSafeEqual(entry.digest, d)) throw new CredentialRefused(INVALID_BEARER_TOKEN);
+    const d = tokenDigest(token);
+    const entry = this.users.get(d.base64);
+    if (!entry || !timingSafeEqual(entry.digest, d.bytes)) throw REFUSED;
     return entry.user;
   }
 }

@@ -26,3 +26,35 @@ export {
 export { parseTokenFile } from './token-file.js';
 export { adminCredentials, kubeconfig, type AdminCredentials } from './admin.js';
 export { AuthenticationModule, type AuthenticationOptions } from './authentication.module.js';
+export { OPENID_DISCOVERY, type ServiceAccountOptions } from './authentication.module.js';
+export {
+  ServiceAccountTokenAuthenticator,
+  type ObjectGetter,
+  type TokenAuthentication,
+} from './serviceaccount/authenticator.js';
+export { TokenIssuer, type BoundToken, type BoundTokenClaims } from './serviceaccount/issuer.js';
+export {
+  loadServiceAccountKeys,
+  serviceAccountKeys,
+  publicKeysFromPem,
+  privateKeyFromPem,
+  keyId,
+  type ServiceAccountKeys,
+  type SigningKey,
+  type VerificationKey,
+  type KeySource,
+} from './serviceaccount/keys.js';
+export {
+  OpenIdDiscovery,
+  OPENID_CONFIGURATION_PATH,
+  JWKS_PATH,
+  OPENID_CACHE_CONTROL,
+  JWKS_CONTENT_TYPE,
+} from './serviceaccount/oidc-discovery.js';
+export * from './serviceaccount/token-request.js';
+export {
+  serviceAccountUsername,
+  serviceAccountGroups,
+  LEGACY_ISSUER,
+  type ObjectRef,
+} from './serviceaccount/claims.js';

@@ -6,13 +6,17 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { TokenIssuer } from '../authentication/index.js';
 import { GenericStore, Registry } from '../registry/index.js';
 import { WatchCache } from '../watch/index.js';
 import { BootstrapSigner } from './bootstrap-signer.js';
 import type { ClusterEndpoint } from './cluster-info.js';
 import { enabledControllers, type Controller } from './controller.js';
 import { NamespaceController } from './namespace-controller.js';
+import { RootCaPublisher } from './root-ca-publisher.js';
 import { ControllerRunner } from './runner.js';
+import { ServiceAccountController } from './serviceaccount-controller.js';
+import { ServiceAccountTokenController } from './serviceaccount-token-controller.js';
 import { TokenCleaner } from './token-cleaner.js';
 
 const logTo = (name: string) => (message: string) => new Logger(name).warn(message);
@@ -40,6 +44,8 @@ export interface ControllersOptions {
   controllers?: readonly string[];
   /** the URL and CA clients use, once the server listens (bootstrapsigner creates cluster-info from it) */
   clusterEndpoint?: Promise<ClusterEndpoint>;
+  /** the CA clients trust to reach this server (kube-root-ca.crt, token Secrets' ca.crt) */
+  rootCa?: string;
 }
 
 /** The in-process controllers, started once the application is up (after the watch cache). */
@@ -69,6 +75,12 @@ export class ControllersModule {
           inject: [WatchCache, Registry, GenericStore],
         },
         {
+          provide: ServiceAccountController,
+          useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore) =>
+            new ServiceAccountController(cache, registry, generic, logTo('serviceaccount-controller')),
+          inject: [WatchCache, Registry, GenericStore],
+        },
+        {
           provide: BootstrapSigner,
           useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore) =>
             new BootstrapSigner(
@@ -81,9 +93,41 @@ export class ControllersModule {
           inject: [WatchCache, Registry, GenericStore],
         },
         {
+          provide: RootCaPublisher,
+          useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore) =>
+            new RootCaPublisher(
+              cache,
+              registry,
+              generic,
+              options.rootCa ?? '',
+              logTo('root-ca-cert-publisher'),
+            ),
+          inject: [WatchCache, Registry, GenericStore],
+        },
+        {
+          provide: ServiceAccountTokenController,
+          useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore, issuer: TokenIssuer) =>
+            new ServiceAccountTokenController(
+              cache,
+              registry,
+              generic,
+              issuer,
+              options.rootCa ?? '',
+              logTo('serviceaccount-token-controller'),
+            ),
+          inject: [WatchCache, Registry, GenericStore, TokenIssuer],
+        },
+        {
           provide: CONTROLLERS,
           useFactory: (...controllers: Controller[]) => controllers,
-          inject: [NamespaceController, TokenCleaner, BootstrapSigner],
+          inject: [
+            NamespaceController,
+            ServiceAccountController,
+            ServiceAccountTokenController,
+            RootCaPublisher,
+            TokenCleaner,
+            BootstrapSigner,
+          ],
         },
         {
           provide: ControllerRunner,

@@ -7,3 +7,6 @@ export { WorkQueue } from './work-queue.js';
 export { TokenCleaner } from './token-cleaner.js';
 export { BootstrapSigner } from './bootstrap-signer.js';
 export { clusterInfoKubeconfig, type ClusterEndpoint } from './cluster-info.js';
+export { ServiceAccountController, DEFAULT_SERVICE_ACCOUNT } from './serviceaccount-controller.js';
+export { RootCaPublisher, ROOT_CA_CONFIGMAP, ROOT_CA_KEY } from './root-ca-publisher.js';
+export { ServiceAccountTokenController } from './serviceaccount-token-controller.js';

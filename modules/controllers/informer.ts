@@ -17,6 +17,7 @@ export interface InformerEvent {
 
 export class Informer {
   private readonly listener: CacheListener;
+  private stopped = false;
 
   /** `resource`: the storage key, `<group>/<resource>` (registry's `storageKey`) */
   constructor(
@@ -32,14 +33,20 @@ export class Informer {
     };
   }
 
+  /** Resolves once the cache is filled and every current object was handed over (or the informer stopped). */
   async start(): Promise<void> {
-    while (!this.cache.synced) await new Promise((r) => setTimeout(r, 20));
+    while (!this.cache.synced) {
+      if (this.stopped) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    if (this.stopped) return;
     // listener and initial list in one turn of the event loop: no change falls between them
     this.cache.addListener(this.listener);
     for (const object of this.cache.list(this.resource)) this.onEvent({ type: 'ADDED', object });
   }
 
   stop(): void {
+    this.stopped = true;
     this.cache.removeListener(this.listener);
   }
 

@@ -22,6 +22,9 @@ import {
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
+/** What decoding needs of a kind: a resource's, or a subresource's own body kind (TokenRequest). */
+export type BodyKind = Pick<ResourceDefinition, 'group' | 'kind' | 'schema'>;
+
 export interface Decoded {
   object: KubeObject;
   /** `Warning` header values for fieldValidation=Warn */
@@ -45,7 +48,7 @@ function summarize(body: Buffer, max = 30): string {
  * A Protobuf body read with the kind's field numbers. Errors carry what kube's handler adds: a body it cannot
  * unwrap is "unrecognized" (with its first bytes), one whose object does not decode names the envelope's type.
  */
-function parseProtobuf(def: ResourceDefinition, version: string, body: Buffer): unknown {
+function parseProtobuf(def: BodyKind, version: string, body: Buffer): unknown {
   let envelope: Envelope;
   try {
     if (body.length === protobufPrefix.length && hasProtobufPrefix(body))
@@ -73,7 +76,7 @@ function parseProtobuf(def: ResourceDefinition, version: string, body: Buffer): 
 
 /** Syntax only: JSON, YAML, Protobuf or CBOR bytes → a plain value. */
 function parseBody(
-  def: ResourceDefinition,
+  def: BodyKind,
   version: string,
   contentType: string | undefined,
   body: Buffer,
@@ -95,7 +98,7 @@ function parseBody(
 }
 
 export function decodeRequestObject(
-  def: ResourceDefinition,
+  def: BodyKind,
   version: string,
   contentType: string | undefined,
   body: Buffer | undefined,

@@ -1,7 +1,13 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import type postgres from 'postgres';
 import { servedMinorVersion } from '../api/index.js';
-import { AuthenticatorUnion, Impersonation } from '../authentication/index.js';
+import {
+  AuthenticatorUnion,
+  Impersonation,
+  OPENID_DISCOVERY,
+  TokenIssuer,
+  type OpenIdDiscovery,
+} from '../authentication/index.js';
 import { AuthorizerChain } from '../authorization/index.js';
 import { NamespaceController } from '../controllers/index.js';
 import { always, flag, HealthEndpoint, withGracePeriod, withTimeout } from '../health/index.js';
@@ -15,6 +21,7 @@ import { NonResourceHandlers } from './non-resource.js';
 import { Pipeline } from './pipeline.js';
 import { ReadHandlers } from './reads.js';
 import { ResourceHandlers } from './resources.js';
+import { TokenRequests } from './token-request.js';
 import { RequestTimeouts } from './timeout.js';
 
 export interface EndpointsOptions {
@@ -122,14 +129,25 @@ export class EndpointsModule {
             reads: ReadHandlers,
             namespaces: NamespaceController,
             virtual: VirtualKinds,
-          ) => new ResourceHandlers(generic, reads, () => namespaces.kick(), virtual),
-          inject: [GenericStore, ReadHandlers, NamespaceController, VirtualKinds],
+            registry: Registry,
+            issuer: TokenIssuer,
+          ) => {
+            const tokens = new TokenRequests(generic, registry, issuer);
+            return new ResourceHandlers(generic, reads, () => namespaces.kick(), virtual, {
+              token: (r) => tokens.create(r),
+            });
+          },
+          inject: [GenericStore, ReadHandlers, NamespaceController, VirtualKinds, Registry, TokenIssuer],
         },
         {
           provide: NonResourceHandlers,
-          useFactory: (registry: Registry, health: HealthEndpoints, metrics: ApiMetrics) =>
-            new NonResourceHandlers(registry, options.serverAddress, health, metrics),
-          inject: [Registry, HEALTH, ApiMetrics],
+          useFactory: (
+            registry: Registry,
+            health: HealthEndpoints,
+            metrics: ApiMetrics,
+            openid: OpenIdDiscovery | null,
+          ) => new NonResourceHandlers(registry, options.serverAddress, health, metrics, openid ?? undefined),
+          inject: [Registry, HEALTH, ApiMetrics, OPENID_DISCOVERY],
         },
         {
           provide: Pipeline,

@@ -1,6 +1,13 @@
 /** Paths outside the resource API: discovery (/api, /apis, ...), /version, /openapi. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestInfo } from '../api/index.js';
+import {
+  JWKS_CONTENT_TYPE,
+  JWKS_PATH,
+  OPENID_CACHE_CONTROL,
+  OPENID_CONFIGURATION_PATH,
+  type OpenIdDiscovery,
+} from '../authentication/index.js';
 import { ApiError } from '../api/index.js';
 import { servedRelease } from '../api/index.js';
 import type { HealthEndpoint } from '../health/index.js';
@@ -38,6 +45,8 @@ export class NonResourceHandlers {
     private readonly serverAddress: () => string,
     private readonly health: Record<'healthz' | 'livez' | 'readyz', HealthEndpoint>,
     private readonly metrics?: ApiMetrics,
+    /** the service-account issuer's discovery documents (none when its issuer is no https URL) */
+    private readonly openid?: OpenIdDiscovery,
   ) {}
 
   handle(info: RequestInfo, req: FastifyRequest, reply: FastifyReply, out: Output): unknown {
@@ -49,6 +58,8 @@ export class NonResourceHandlers {
     const healthMatch = /^\/(healthz|livez|readyz)(?:\/(.+))?$/.exec(path);
     if (healthMatch) return this.healthAnswer(healthMatch[1] as 'healthz', healthMatch[2], req, reply);
     if (path === '/metrics' && this.metrics) return this.metricsAnswer(this.metrics, reply);
+    if (this.openid && (path === OPENID_CONFIGURATION_PATH || path === JWKS_PATH))
+      return this.openidAnswer(this.openid, path, reply);
     if (path === '/api' || path === '/apis')
       return this.discoveryRoot(path === '/api' ? 'api' : 'apis', req, reply, out);
     if (path === '/openapi/v2' || path.startsWith('/openapi/v3')) return this.openapi(path, req, reply);
@@ -68,6 +79,19 @@ export class NonResourceHandlers {
       return send(reply, 200, apiResourceList(defs, gvMatch[1], gvMatch[2]), out);
     }
     throw ApiError.pathNotFound();
+  }
+
+  /** kube's issuer discovery: its own media types, cacheable by anyone (the keys are public) */
+  private openidAnswer(openid: OpenIdDiscovery, path: string, reply: FastifyReply): unknown {
+    const jwks = path === JWKS_PATH;
+    return (
+      reply
+        .code(200)
+        .header('Content-Type', jwks ? JWKS_CONTENT_TYPE : 'application/json')
+        .header('Cache-Control', OPENID_CACHE_CONTROL)
+        // bytes: a string would get `; charset=utf-8`, which kube does not send
+        .send(Buffer.from(jwks ? openid.jwks() : openid.configuration(this.serverAddress())))
+    );
   }
 
   /** Prometheus text format, as kube serves it to authenticated scrapers */

@@ -11,6 +11,9 @@ import { create, update } from './writes.js';
 const notAllowed = () =>
   ApiError.methodNotAllowed('the server does not allow this method on the requested resource');
 
+/** POST to a subresource that is its own kind (serviceaccounts/token), by subresource. */
+export type SubresourceCreate = (r: ResourceRequest) => Promise<unknown>;
+
 export class ResourceHandlers {
   constructor(
     private readonly generic: GenericStore,
@@ -19,6 +22,7 @@ export class ResourceHandlers {
     private readonly onTerminating: () => void = () => undefined,
     /** the create answers of virtual kinds (stored nowhere; their modules provide them) */
     private readonly virtual?: VirtualKinds,
+    private readonly creates: Readonly<Record<string, SubresourceCreate>> = {},
   ) {}
 
   async handle(r: ResourceRequest): Promise<unknown> {
@@ -58,6 +62,14 @@ export class ResourceHandlers {
   private async subresource(r: ResourceRequest): Promise<unknown> {
     const { info, def } = r;
     if (!def.subresources?.includes(info.subresource)) throw ApiError.pathNotFound();
+    // a subresource that only creates (serviceaccounts/token) answers nothing else
+    const creates = Object.hasOwn(this.creates, info.subresource)
+      ? this.creates[info.subresource]
+      : undefined;
+    if (creates) {
+      if (info.verb !== 'create') throw notAllowed();
+      return creates(r);
+    }
     if (info.verb === 'get')
       return send(r.reply, 200, await this.generic.get(def, info.namespace, info.name), r.out);
     if (info.verb === 'patch' && info.subresource === 'status') return patch(this.generic, r);

@@ -73,7 +73,7 @@ const kubeFacts: {
     scope: 'Namespaced',
     shortNames: ['sa'],
     verbs: all,
-    subresources: [],
+    subresources: ['token'],
     allowCreateOnUpdate: false,
     nameRule: 'dns1123Subdomain',
     columns: ['Name', 'Secrets', 'Age'],

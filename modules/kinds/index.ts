@@ -10,3 +10,4 @@ export { secretDefinition } from './core/secret.js';
 export { serviceAccountDefinition } from './core/serviceaccount.js';
 export { ageColumn, nameColumn } from './columns.js';
 export { virtualKind, type VirtualKind } from './virtual.js';
+export { tokenRequestSchema } from './authentication/token-request.js';

@@ -4,7 +4,7 @@
  * our apimachinery library for the rest.
  */
 import { versionView, type ResourceDefinition, type Schema } from '../registry/index.js';
-import { memo } from '../discovery/index.js';
+import { memo, subresourceKind } from '../discovery/index.js';
 import { apiSchemaKinds, apiSchemas } from './api-schemas.js';
 import { apiVersionField, kindField, META, metaObjectSchemas, ref } from './meta-schemas.js';
 import { kindSchemaName, listSchemaName } from './names.js';
@@ -57,6 +57,16 @@ export function componentSources(defs: readonly ResourceDefinition[]): ReadonlyM
     const seen = new Set<Schema>();
     for (const def of defs)
       for (const version of def.versions) collectShared(versionView(def, version).schema, sources, seen);
+    // a subresource's own kind (serviceaccounts/token: TokenRequest) is a component of its group-version
+    for (const def of defs) {
+      for (const [sub, schema] of Object.entries(def.subresourceSchemas ?? {})) {
+        const name = schema['x-pgkube-ref'];
+        if (name && !sources.has(name)) {
+          sources.set(name, { schema, gvks: [subresourceKind(def, def.storageVersion, sub)] });
+        }
+        collectShared(schema, sources, seen);
+      }
+    }
     for (const [name, schema] of Object.entries({ ...metaObjectSchemas, ...apiSchemas })) {
       if (sources.has(name)) continue;
       const kind = apiSchemaKinds[name];

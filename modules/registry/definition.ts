@@ -116,6 +116,11 @@ export interface ResourceDefinition {
   verbs: Verb[];
   /** subresources served beside the main resource, e.g. ['status'] */
   subresources?: string[];
+  /**
+   * The body of a subresource that is another kind than the resource (serviceaccounts/token: TokenRequest), by
+   * subresource; its `x-pgkube-ref` is its OpenAPI component.
+   */
+  subresourceSchemas?: Record<string, Schema>;
   /** name rule for metadata.name */
   nameRule: 'dns1123Subdomain' | 'dns1123Label' | 'pathSegment';
   /** true when the kind tracks metadata.generation (bumped on changes outside metadata/status) */

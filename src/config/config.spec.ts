@@ -207,6 +207,22 @@ describe('parseConfig', () => {
     [['--runtime-config=v1=false,api/v1=true'], /conflicting values for v1/],
     [['--runtime-config=batch/v1=perhaps'], /invalid value of batch\/v1: perhaps/],
     [['--controllers=*,nosuch'], /--controllers: unknown controller "nosuch"/],
+    [['--service-account-issuer='], /^--service-account-issuer should not be an empty string$/],
+    [
+      ['--service-account-issuer=https://a', '--service-account-issuer=https://a'],
+      /^--service-account-issuer "https:\/\/a" is already specified$/,
+    ],
+    [
+      ['--service-account-issuer=https://exa mple.com'],
+      /"https:\/\/exa mple.com" contained a ':' but was not a valid URL/,
+    ],
+    [
+      ['--service-account-max-token-expiration=30m'],
+      /^--service-account-max-token-expiration must be between 1 hour and 2\^32 seconds$/,
+    ],
+    [['--service-account-max-token-expiration=1200000h'], /between 1 hour and 2\^32 seconds/],
+    [['--service-account-jwks-uri=http://x/jwks'], /^--service-account-jwks-uri requires https scheme/],
+    [['--service-account-lookup=maybe'], /--service-account-lookup: "maybe" is not a boolean/],
   ] as const) {
     it(`rejects ${argv.join(' ')}`, () => {
       assert.throws(
@@ -215,4 +231,42 @@ describe('parseConfig', () => {
       );
     });
   }
+
+  it('service accounts: with no flag, issues as the in-cluster API name, for itself, with lookup', () => {
+    const c = parseConfig([], {});
+    assert.deepEqual(c.serviceAccountIssuers, ['https://kubernetes.default.svc.cluster.local']);
+    assert.deepEqual(c.apiAudiences, c.serviceAccountIssuers);
+    assert.deepEqual(c.serviceAccountKeyFiles, []);
+    assert.equal(c.serviceAccountSigningKeyFile, undefined);
+    assert.equal(c.serviceAccountLookup, true);
+    assert.equal(c.serviceAccountMaxTokenExpirationS, 0);
+  });
+
+  it("service accounts: repeatable issuers and key files, kube's list and bool flags", () => {
+    const c = parseConfig(
+      [
+        '--service-account-issuer=https://new',
+        '--service-account-issuer',
+        'https://old',
+        '--service-account-key-file=/a.pub',
+        '--service-account-key-file=/b,c.pem',
+        '--service-account-signing-key-file=/a.key',
+        '--service-account-max-token-expiration=24h',
+        '--service-account-lookup',
+      ],
+      {},
+    );
+    assert.deepEqual(c.serviceAccountIssuers, ['https://new', 'https://old']);
+    assert.deepEqual(c.apiAudiences, ['https://new', 'https://old'], 'the audiences default to every issuer');
+    assert.deepEqual(c.serviceAccountKeyFiles, ['/a.pub', '/b,c.pem'], 'a file name may hold a comma');
+    assert.equal(c.serviceAccountSigningKeyFile, '/a.key');
+    assert.equal(c.serviceAccountMaxTokenExpirationS, 86_400);
+    assert.equal(c.serviceAccountLookup, true);
+    assert.equal(parseConfig(['--service-account-lookup=false'], {}).serviceAccountLookup, false);
+    assert.deepEqual(parseConfig(['--api-audiences=a,b', '--api-audiences=c'], {}).apiAudiences, [
+      'a',
+      'b',
+      'c',
+    ]);
+  });
 });

@@ -73,6 +73,20 @@ export interface Config {
   apiEnablement: ApiEnablement;
   /** to log once at start (a deprecated or GA feature gate was set, ...) */
   warnings: string[];
+  /** --service-account-key-file, each (a file may hold several keys); none: the serving key */
+  serviceAccountKeyFiles: string[];
+  /** --service-account-signing-key-file; unset: the serving key */
+  serviceAccountSigningKeyFile?: string;
+  /** --service-account-issuer, each: the first issues, all are accepted (default: DEFAULT_SERVICE_ACCOUNT_ISSUER) */
+  serviceAccountIssuers: string[];
+  /** --api-audiences; default: the issuers */
+  apiAudiences: string[];
+  /** --service-account-jwks-uri; unset: the key set on this server's address */
+  serviceAccountJwksUri?: string;
+  /** --service-account-max-token-expiration in seconds; 0: no cap */
+  serviceAccountMaxTokenExpirationS: number;
+  /** --service-account-lookup: legacy tokens are checked against their Secret and account */
+  serviceAccountLookup: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -83,6 +97,8 @@ interface FlagSpec {
   help: string;
   /** a boolean flag: given alone it means true, and it never takes the next argument as its value (pflag) */
   bool?: true;
+  /** each use adds to a list (kube's repeatable flags); `parse` may give several values at once */
+  repeated?: boolean;
 }
 
 const text = (v: string) => v;
@@ -119,6 +135,9 @@ export function parseDuration(v: string, flag: string): number {
   if (ms <= 0) throw new ConfigError(`${flag}: must be positive`);
   return ms;
 }
+
+/** kube requires --service-account-issuer; without it pgkube issues as the in-cluster name of the API. */
+export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
 /** kube accepts `0` for durations that may be off */
 const durationOrZero = (v: string, flag: string) => (v === '0' || v === '0s' ? 0 : parseDuration(v, flag));
@@ -248,7 +267,71 @@ const flags: Record<string, FlagSpec> = {
     bool: true,
     help: 'bootstrap tokens <id>.<secret> authenticate, from kube-system/bootstrap-token-<id> Secrets (default false)',
   },
+  'service-account-key-file': {
+    key: 'serviceAccountKeyFiles',
+    parse: text,
+    repeated: true,
+    help: 'PEM RSA or ECDSA keys (private or public) that verify service-account tokens; repeatable (default: the serving key)',
+  },
+  'service-account-signing-key-file': {
+    key: 'serviceAccountSigningKeyFile',
+    parse: text,
+    help: 'PEM RSA or ECDSA private key that signs service-account tokens (default: the serving key)',
+  },
+  'service-account-issuer': {
+    key: 'serviceAccountIssuers',
+    parse: text,
+    repeated: true,
+    help: `"iss" of service-account tokens: the first issues, all are accepted; repeatable (default ${DEFAULT_SERVICE_ACCOUNT_ISSUER})`,
+  },
+  'api-audiences': {
+    key: 'apiAudiences',
+    parse: (v) => v.split(',').filter(Boolean),
+    repeated: true,
+    help: 'audiences a token must be for to authenticate here, comma-separated (default: the issuers)',
+  },
+  'service-account-jwks-uri': {
+    key: 'serviceAccountJwksUri',
+    parse: text,
+    help: 'jwks_uri of /.well-known/openid-configuration (default: https://<this server>/openid/v1/jwks)',
+  },
+  'service-account-max-token-expiration': {
+    key: 'serviceAccountMaxTokenExpirationS',
+    parse: (v, flag) => durationOrZero(v, flag) / 1000,
+    help: 'longest lifetime of a requested service-account token, between 1h and 2^32s (default 0: no cap)',
+  },
+  'service-account-lookup': {
+    key: 'serviceAccountLookup',
+    parse: boolean,
+    bool: true,
+    help: 'legacy service-account tokens authenticate only while their Secret and account exist (default true)',
+  },
 };
+
+/** kube's checks of the service-account flags, each error naming its flag. */
+function checkServiceAccountFlags(config: Config): void {
+  const seen = new Set<string>();
+  for (const issuer of config.serviceAccountIssuers) {
+    if (!issuer) throw new ConfigError('--service-account-issuer should not be an empty string');
+    if (issuer.includes(':') && !URL.canParse(issuer))
+      throw new ConfigError(`--service-account-issuer "${issuer}" contained a ':' but was not a valid URL`);
+    if (seen.has(issuer)) throw new ConfigError(`--service-account-issuer "${issuer}" is already specified`);
+    seen.add(issuer);
+  }
+  const max = config.serviceAccountMaxTokenExpirationS;
+  if (max !== 0 && (max < 3600 || max > 2 ** 32))
+    throw new ConfigError('--service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
+  const jwks = config.serviceAccountJwksUri;
+  if (jwks !== undefined) {
+    if (!URL.canParse(jwks))
+      throw new ConfigError(`--service-account-jwks-uri must be a valid URL: "${jwks}"`);
+    if (new URL(jwks).protocol !== 'https:')
+      throw new ConfigError(`--service-account-jwks-uri requires https scheme, parsed as: ${jwks}`);
+  }
+  if (config.serviceAccountIssuers.length === 0)
+    config.serviceAccountIssuers = [DEFAULT_SERVICE_ACCOUNT_ISSUER];
+  if (config.apiAudiences.length === 0) config.apiAudiences = [...config.serviceAccountIssuers];
+}
 
 /** List flags (`k=v,k=v` or `a,b`): repeating one adds to it, as kube's do. */
 const mapFlags: Record<'feature-gates' | 'runtime-config' | 'controllers', string> = {
@@ -310,6 +393,11 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     featureGates: FeatureGates.defaults(),
     apiEnablement: new ApiEnablement(),
     warnings: [],
+    serviceAccountKeyFiles: [],
+    serviceAccountIssuers: [],
+    apiAudiences: [],
+    serviceAccountMaxTokenExpirationS: 0,
+    serviceAccountLookup: true,
   };
   const mapValues: Record<keyof typeof mapFlags, string[]> = {
     'feature-gates': [],
@@ -335,8 +423,10 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     if (!spec && !isMap) throw new ConfigError(`unknown flag: --${name}\n${usage}`);
     const value = inline ?? (spec?.bool ? 'true' : args.shift());
     if (value === undefined) throw new ConfigError(`flag needs an argument: --${name}`);
+    const fields = config as unknown as Record<string, unknown>;
     if (isMap) mapValues[name as keyof typeof mapFlags].push(value);
-    else (config as unknown as Record<string, unknown>)[spec.key] = spec.parse(value, `--${name}`);
+    else if (spec.repeated) (fields[spec.key] as unknown[]).push(...[spec.parse(value, `--${name}`)].flat());
+    else fields[spec.key] = spec.parse(value, `--${name}`);
   }
   Object.assign(config, versioningFlags(mapValues));
   try {
@@ -348,6 +438,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   if (Boolean(config.tlsCertFile) !== Boolean(config.tlsPrivateKeyFile)) {
     throw new ConfigError('--tls-cert-file and --tls-private-key-file must be given together');
   }
+  checkServiceAccountFlags(config);
   if (config.command === 'migrate' && !config.databaseUrl) {
     throw new ConfigError('migrate needs --database-url (or DATABASE_URL)');
   }

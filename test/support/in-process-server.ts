@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import type { UserInfo } from '../../modules/api/index.js';
+import { serviceAccountKeys } from '../../modules/authentication/index.js';
 import { migrate } from '../../modules/storage/index.js';
 import { parseConfig } from '../../src/config/config.js';
 import { createServer } from '../../src/server/http.js';
@@ -55,6 +56,11 @@ export async function inProcessApp(
   const tls = await servingTls({ dataDir, bindAddress: HOST });
   const app = await createServer(config, databaseUrl, tls, {
     tokens: options.tokens ?? new Map([[TOKEN, { name: 'admin', uid: 'admin', groups: ['system:masters'] }]]),
+    serviceAccountKeys: serviceAccountKeys({
+      verifying: [],
+      serving: { name: 'the serving key', pem: tls.key },
+    }),
+    servingCa: tls.ca,
     serverAddress: address,
     shuttingDown: () => false,
   });

@@ -11,6 +11,7 @@ import {
   pointer,
 } from '../../api/index.js';
 import { validateStandardFinalizers } from '../../validation/index.js';
+import { tokenRequestSchema } from '../authentication/token-request.js';
 
 const schema = kindSchema({
   description:
@@ -70,6 +71,9 @@ export const serviceAccountDefinition: ResourceDefinition = {
   scope: 'Namespaced',
   shortNames: ['sa'],
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  // TokenRequest: the token subresource issues tokens for the account (create only)
+  subresources: ['token'],
+  subresourceSchemas: { token: tokenRequestSchema },
   nameRule: 'dns1123Subdomain',
   allowCreateOnUpdate: false,
   schema,
