@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { UserInfo } from '../modules/api/index.js';
+import type { CertificatePool, RequestHeaderOptions } from '../modules/authentication/index.js';
 import { AdmissionModule } from '../modules/admission/index.js';
 import { AuthenticationModule } from '../modules/authentication/index.js';
 import { AuthorizationModule } from '../modules/authorization/index.js';
@@ -20,6 +21,9 @@ export interface ServerOptions {
   tokens: Map<string, UserInfo>;
   /** host:port clients reach this server at (discovery's serverAddressByClientCIDRs) */
   serverAddress: () => string;
+  /** client certificates and the authenticating proxy (src/server/client-trust.ts) */
+  clientCa?: CertificatePool;
+  requestHeader?: RequestHeaderOptions;
 }
 
 /**
@@ -39,7 +43,11 @@ export class AppModule {
         KindsModule,
         WatchModule.forRoot(config.historyRetentionMs),
         AuthorizationModule,
-        AuthenticationModule.forRoot({ tokens: server.tokens }),
+        AuthenticationModule.forRoot({
+          tokens: server.tokens,
+          clientCa: server.clientCa,
+          requestHeader: server.requestHeader,
+        }),
         AdmissionModule,
         ControllersModule.forRoot({ controllers: config.controllers }),
         EndpointsModule.forRoot({

@@ -1,16 +1,23 @@
 #!/usr/bin/env node
-/** CLI entry: `pgkube serve [flags]` and `pgkube migrate --database-url …`. */
+/** CLI entry: `pgkube serve [flags]`, `pgkube migrate --database-url …`, `pgkube kubeconfig …`. */
 import 'reflect-metadata';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { adminCredentials, kubeconfig, parseTokenFile } from '../modules/authentication/index.js';
 import { migrate, startEmbeddedPostgres, type RunningPostgres } from '../modules/storage/index.js';
 import { ConfigError, parseConfig, usage, type Config } from './config/config.js';
 import { createServer } from './server/http.js';
-import { servingTls } from './server/tls.js';
+import { writePrivateFile } from './pki/private-files.js';
+import { serverCredentials } from './server/credentials.js';
+import { kubeconfigCommand } from './commands/kubeconfig.js';
 
 async function serve(config: Config): Promise<void> {
-  await mkdir(config.dataDir, { recursive: true });
+  // keys and tokens live here; an embedded PostgreSQL run as its own OS user (we are root) must pass through
+  const embeddedAsOtherUser = !config.databaseUrl && process.getuid?.() === 0;
+  await mkdir(config.dataDir, { recursive: true, mode: embeddedAsOtherUser ? 0o711 : 0o700 });
+  // flags naming files are checked before anything starts
+  const { tls, trust, warnings } = await serverCredentials(config);
+  for (const warning of warnings) console.warn(`pgkube: warning: ${warning}`);
   let embedded: RunningPostgres | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
@@ -21,12 +28,6 @@ async function serve(config: Config): Promise<void> {
     databaseUrl = embedded.url;
   }
   await migrate(databaseUrl);
-  const tls = await servingTls({
-    dataDir: config.dataDir,
-    bindAddress: config.bindAddress,
-    certFile: config.tlsCertFile,
-    keyFile: config.tlsPrivateKeyFile,
-  });
   const admin = await adminCredentials(config.dataDir);
   const tokens = config.tokenAuthFile
     ? parseTokenFile(await readFile(config.tokenAuthFile, 'utf8'), config.tokenAuthFile)
@@ -39,6 +40,8 @@ async function serve(config: Config): Promise<void> {
     tokens,
     serverAddress: () => address,
     shuttingDown: () => stopping,
+    clientCa: trust.clientCa,
+    requestHeader: trust.requestHeader,
   });
   await app.listen(config.securePort, config.bindAddress);
   const port = (app.getHttpServer().address() as { port: number }).port;
@@ -47,7 +50,7 @@ async function serve(config: Config): Promise<void> {
   address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const url = `https://${address}`;
   const kubeconfigPath = path.join(config.dataDir, 'admin.kubeconfig');
-  await writeFile(kubeconfigPath, kubeconfig(url, tls.ca, admin.token), { mode: 0o600 });
+  await writePrivateFile(kubeconfigPath, kubeconfig(url, tls.ca, admin.token));
   console.log(`pgkube serving on ${url} (kubeconfig: ${kubeconfigPath})`);
 
   const stop = async (signal: string) => {
@@ -65,6 +68,7 @@ async function serve(config: Config): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'kubeconfig') return kubeconfigCommand(process.argv.slice(3));
   let config: Config;
   try {
     config = parseConfig(process.argv.slice(2), process.env);

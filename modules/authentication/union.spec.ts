@@ -12,7 +12,8 @@ import { AuthenticatorUnion } from './union.js';
 
 const request = (headers: Record<string, string> = {}): AuthenticationRequest => ({
   headers,
-  peerCertificate: () => undefined,
+  rawHeaders: [],
+  peerCertificates: () => undefined,
 });
 
 /** An authenticator that answers what it is told and counts how often it was asked. */

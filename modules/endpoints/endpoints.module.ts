@@ -1,7 +1,7 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import type postgres from 'postgres';
 import { servedMinorVersion } from '../api/index.js';
-import { AuthenticatorUnion, Impersonation } from '../authentication/index.js';
+import { AuthenticatorUnion, CredentialHeaders, Impersonation } from '../authentication/index.js';
 import { AuthorizerChain } from '../authorization/index.js';
 import { NamespaceController } from '../controllers/index.js';
 import { always, flag, HealthEndpoint, withGracePeriod, withTimeout } from '../health/index.js';
@@ -139,11 +139,13 @@ export class EndpointsModule {
             deprecatedApis: DeprecatedApis,
             metrics: ApiMetrics,
             features: FeatureGates,
+            credentialHeaders: CredentialHeaders,
           ) => {
             const logger = new Logger('pipeline');
             const limits = options.limits;
             return new Pipeline({
               authenticator,
+              credentialHeaders,
               impersonation,
               authorizer,
               registry,
@@ -168,6 +170,7 @@ export class EndpointsModule {
             DeprecatedApis,
             ApiMetrics,
             FEATURE_GATES,
+            CredentialHeaders,
           ],
         },
       ],

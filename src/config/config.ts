@@ -29,6 +29,17 @@ export interface Config {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   tokenAuthFile?: string;
+  /** --client-ca-file: the CAs of client certificates; unset: the data dir's CA */
+  clientCaFile?: string;
+  /** --requestheader-client-ca-file: the CAs of an authenticating proxy's certificate; unset: no proxy */
+  requestheaderClientCaFile?: string;
+  /** --requestheader-allowed-names: common names a proxy certificate may have (empty: any) */
+  requestheaderAllowedNames: string[];
+  /** --requestheader-username-headers, -uid-headers, -group-headers, -extra-headers-prefix */
+  requestheaderUsernameHeaders: string[];
+  requestheaderUidHeaders: string[];
+  requestheaderGroupHeaders: string[];
+  requestheaderExtraHeadersPrefix: string[];
   /** --http2-max-streams-per-connection; 0: kube's default (100) */
   http2MaxStreamsPerConnection: number;
   /** request bodies above this are refused with 413 (kube: 3 MiB) */
@@ -67,6 +78,8 @@ interface FlagSpec {
   key: keyof Config;
   parse: (value: string, flag: string) => unknown;
   help: string;
+  /** kube's string slices: comma-separated, a repeated flag adds to the list, the first replaces the default */
+  list?: true;
 }
 
 const text = (v: string) => v;
@@ -99,6 +112,13 @@ export function parseDuration(v: string, flag: string): number {
 
 /** kube accepts `0` for durations that may be off */
 const durationOrZero = (v: string, flag: string) => (v === '0' || v === '0s' ? 0 : parseDuration(v, flag));
+
+/** a string-slice flag's value: comma-separated items, none of them blank (kube: `empty value in "<flag>"`) */
+const commaList = (v: string, flag: string) => {
+  const items = v.split(',').map((i) => i.trim());
+  if (items.some((i) => i === '')) throw new ConfigError(`${flag}: empty value in "${v}"`);
+  return items;
+};
 
 const flags: Record<string, FlagSpec> = {
   'data-dir': { key: 'dataDir', parse: (v) => path.resolve(v), help: 'state directory (default ./.pgkube)' },
@@ -173,6 +193,46 @@ const flags: Record<string, FlagSpec> = {
     parse: text,
     help: 'static tokens CSV: token,user,uid,"group1,group2"',
   },
+  'client-ca-file': {
+    key: 'clientCaFile',
+    parse: text,
+    help: 'CA bundle (PEM) of client certificates: CN is the user, each O a group (default: the data dir CA)',
+  },
+  'requestheader-client-ca-file': {
+    key: 'requestheaderClientCaFile',
+    parse: text,
+    help: 'CA bundle (PEM) of an authenticating proxy: requests on its connections name the user in headers',
+  },
+  'requestheader-allowed-names': {
+    key: 'requestheaderAllowedNames',
+    parse: commaList,
+    list: true,
+    help: 'common names the proxy certificate may have (default: any the proxy CA signed)',
+  },
+  'requestheader-username-headers': {
+    key: 'requestheaderUsernameHeaders',
+    parse: commaList,
+    list: true,
+    help: 'headers naming the user, the first with a value wins (default X-Remote-User)',
+  },
+  'requestheader-uid-headers': {
+    key: 'requestheaderUidHeaders',
+    parse: commaList,
+    list: true,
+    help: 'headers naming the user ID, must include X-Remote-Uid (feature gate RemoteRequestHeaderUID)',
+  },
+  'requestheader-group-headers': {
+    key: 'requestheaderGroupHeaders',
+    parse: commaList,
+    list: true,
+    help: 'headers naming groups, every value (default X-Remote-Group)',
+  },
+  'requestheader-extra-headers-prefix': {
+    key: 'requestheaderExtraHeadersPrefix',
+    parse: commaList,
+    list: true,
+    help: 'prefixes of headers carrying extra user fields, key percent-encoded (default X-Remote-Extra-)',
+  },
 };
 
 /** List flags (`k=v,k=v` or `a,b`): repeating one adds to it, as kube's do. */
@@ -185,7 +245,7 @@ const mapFlags: Record<'feature-gates' | 'runtime-config' | 'controllers', strin
 };
 
 export const usage = [
-  'usage: pgkube <serve|migrate> [flags]',
+  'usage: pgkube <serve|migrate> [flags]   (pgkube kubeconfig --help: a kubeconfig with a client certificate)',
   '',
   ...[...Object.entries(flags).map(([name, spec]) => [name, spec.help]), ...Object.entries(mapFlags)].map(
     ([name, help]) => `  --${name.padEnd(32)} ${help}`,
@@ -228,6 +288,11 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     maxRequestsInflight: 400,
     maxMutatingRequestsInflight: 200,
     controllers: [],
+    requestheaderAllowedNames: [],
+    requestheaderUsernameHeaders: ['X-Remote-User'],
+    requestheaderUidHeaders: [],
+    requestheaderGroupHeaders: ['X-Remote-Group'],
+    requestheaderExtraHeadersPrefix: ['X-Remote-Extra-'],
     featureGates: FeatureGates.defaults(),
     apiEnablement: new ApiEnablement(),
     warnings: [],
@@ -238,6 +303,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     controllers: [],
   };
   const args = [...argv];
+  const given = new Set<string>();
   if (args[0] && !args[0].startsWith('-')) {
     const command = args.shift()!;
     if (command !== 'serve' && command !== 'migrate' && command !== 'help') {
@@ -256,8 +322,12 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     if (!spec && !isMap) throw new ConfigError(`unknown flag: --${name}\n${usage}`);
     const value = inline ?? args.shift();
     if (value === undefined) throw new ConfigError(`flag needs an argument: --${name}`);
+    const values = config as unknown as Record<string, unknown>;
     if (isMap) mapValues[name as keyof typeof mapFlags].push(value);
-    else (config as unknown as Record<string, unknown>)[spec.key] = spec.parse(value, `--${name}`);
+    else if (spec.list && given.has(name))
+      values[spec.key] = [...(values[spec.key] as string[]), ...(spec.parse(value, `--${name}`) as string[])];
+    else values[spec.key] = spec.parse(value, `--${name}`);
+    given.add(name);
   }
   Object.assign(config, versioningFlags(mapValues));
   try {
@@ -269,10 +339,53 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   if (Boolean(config.tlsCertFile) !== Boolean(config.tlsPrivateKeyFile)) {
     throw new ConfigError('--tls-cert-file and --tls-private-key-file must be given together');
   }
+  config.warnings.push(...checkRequestHeaderFlags(config, given));
   if (config.command === 'migrate' && !config.databaseUrl) {
     throw new ConfigError('migrate needs --database-url (or DATABASE_URL)');
   }
   return config;
+}
+
+/**
+ * The authenticating proxy's flags mean nothing without its CA: refused, naming them. The UID headers are
+ * alpha in kube 1.32 and, as kube checks, must include the standard header; other lists without their
+ * standard header only warn (API aggregation sends the standard ones).
+ */
+function checkRequestHeaderFlags(config: Config, given: ReadonlySet<string>): string[] {
+  const flags = [...given].filter(
+    (f) => f.startsWith('requestheader-') && f !== 'requestheader-client-ca-file',
+  );
+  if (flags.length > 0 && !config.requestheaderClientCaFile) {
+    throw new ConfigError(
+      `${flags.map((f) => `--${f}`).join(', ')} need --requestheader-client-ca-file (no proxy is trusted without it)`,
+    );
+  }
+  const has = (list: string[], header: string) => list.some((h) => h.toLowerCase() === header.toLowerCase());
+  if (config.requestheaderUidHeaders.length > 0) {
+    if (!config.featureGates.enabled('RemoteRequestHeaderUID')) {
+      throw new ConfigError(
+        '--requestheader-uid-headers requires the "RemoteRequestHeaderUID" feature to be enabled (--feature-gates=RemoteRequestHeaderUID=true)',
+      );
+    }
+    if (!has(config.requestheaderUidHeaders, 'X-Remote-Uid')) {
+      throw new ConfigError(
+        '--requestheader-uid-headers is set without specifying the standard X-Remote-Uid header - API aggregation will not work',
+      );
+    }
+  }
+  const warnings: string[] = [];
+  for (const [flag, list, header] of [
+    ['--requestheader-username-headers', config.requestheaderUsernameHeaders, 'X-Remote-User'],
+    ['--requestheader-group-headers', config.requestheaderGroupHeaders, 'X-Remote-Group'],
+    ['--requestheader-extra-headers-prefix', config.requestheaderExtraHeadersPrefix, 'X-Remote-Extra-'],
+  ] as const) {
+    if (config.requestheaderClientCaFile && !has(list, header)) {
+      warnings.push(
+        `${flag} is set without specifying the standard ${header} header - API aggregation will not work`,
+      );
+    }
+  }
+  return warnings;
 }
 
 /** Nest injection token for the Config. */

@@ -11,7 +11,7 @@ import type { UserInfo } from '../../modules/api/index.js';
 import { migrate } from '../../modules/storage/index.js';
 import { parseConfig } from '../../src/config/config.js';
 import { createServer } from '../../src/server/http.js';
-import { servingTls } from '../../src/server/tls.js';
+import { serverCredentials } from '../../src/server/credentials.js';
 import { httpsClient, type ServerClient } from './server.js';
 
 const TOKEN = 'in-process-admin-token';
@@ -52,11 +52,13 @@ export async function inProcessApp(
     ],
     {},
   );
-  const tls = await servingTls({ dataDir, bindAddress: HOST });
+  const { tls, trust } = await serverCredentials(config);
   const app = await createServer(config, databaseUrl, tls, {
     tokens: options.tokens ?? new Map([[TOKEN, { name: 'admin', uid: 'admin', groups: ['system:masters'] }]]),
     serverAddress: address,
     shuttingDown: () => false,
+    clientCa: trust.clientCa,
+    requestHeader: trust.requestHeader,
   });
   options.beforeInit?.(app);
   await app.init();
