@@ -1,20 +1,20 @@
 #!/usr/bin/env node
 /** CLI entry: `pgkube serve [flags]`, `pgkube migrate --database-url …`, `pgkube kubeconfig …`. */
 import 'reflect-metadata';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { adminCredentials, kubeconfig, parseTokenFile } from '../modules/authentication/index.js';
 import { migrate, startEmbeddedPostgres, type RunningPostgres } from '../modules/storage/index.js';
 import { ConfigError, parseConfig, usage, type Config } from './config/config.js';
 import { createServer } from './server/http.js';
-import { writePrivateFile } from './pki/private-files.js';
+import { makePrivateDir, writePrivateFile } from './pki/private-files.js';
 import { serverCredentials } from './server/credentials.js';
 import { kubeconfigCommand } from './commands/kubeconfig.js';
 
 async function serve(config: Config): Promise<void> {
   // keys and tokens live here; an embedded PostgreSQL run as its own OS user (we are root) must pass through
   const embeddedAsOtherUser = !config.databaseUrl && process.getuid?.() === 0;
-  await mkdir(config.dataDir, { recursive: true, mode: embeddedAsOtherUser ? 0o711 : 0o700 });
+  await makePrivateDir(config.dataDir, embeddedAsOtherUser);
   // flags naming files are checked before anything starts
   const { tls, trust, warnings } = await serverCredentials(config);
   for (const warning of warnings) console.warn(`pgkube: warning: ${warning}`);

@@ -3,6 +3,8 @@
  * signs (`pgkube kubeconfig`). New keys are ECDSA P-256; a CA of your own (`--client-ca-file` with
  * `--client-ca-key-file`) may hold an RSA or ECDSA key.
  */
+// @peculiar/x509 (through tsyringe) needs the Reflect metadata API loaded before it
+import 'reflect-metadata';
 import { createPrivateKey, randomBytes, webcrypto, X509Certificate, type KeyObject } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 
@@ -136,7 +138,11 @@ export interface Issue {
   /** subject organizations (kube: the user's groups) */
   organizations?: readonly string[];
   usage: 'server' | 'client';
+  /** default: a few minutes ago (clocks differ) */
+  notBefore?: Date;
   notAfter: Date;
+  /** an intermediate CA that may sign client certificates itself */
+  ca?: boolean;
   /** server certificates: DNS names and IP addresses */
   dnsNames?: readonly string[];
   ipAddresses?: readonly string[];
@@ -155,14 +161,18 @@ export async function issue(ca: Signer, what: Issue): Promise<KeyPair> {
     // Go's order (pkix.Name): organizations, then the common name
     subject: [...(what.organizations ?? []).map((o) => ({ O: [o] })), { CN: [what.commonName] }],
     issuer: ca.cert.subject,
-    notBefore: new Date(Date.now() - BACKDATE_MS),
+    notBefore: what.notBefore ?? new Date(Date.now() - BACKDATE_MS),
     notAfter,
     signingKey: ca.key,
     publicKey: keys.publicKey,
     signingAlgorithm: ca.algorithm,
     extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+      new x509.BasicConstraintsExtension(what.ca ?? false, undefined, true),
+      new x509.KeyUsagesExtension(
+        x509.KeyUsageFlags.digitalSignature | (what.ca ? x509.KeyUsageFlags.keyCertSign : 0),
+        true,
+      ),
+      ...(what.ca ? [await x509.SubjectKeyIdentifierExtension.create(keys.publicKey)] : []),
       new x509.ExtendedKeyUsageExtension([
         what.usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth,
       ]),

@@ -7,8 +7,17 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
+/**
+ * A directory for secrets, made 0700 (an existing one is left as it is). `traversable` adds others' x, not
+ * r: another OS user (the embedded PostgreSQL, run as `postgres` when we are root) reaches its own
+ * subdirectory without seeing the rest.
+ */
+export async function makePrivateDir(dir: string, traversable = false): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: traversable ? 0o711 : 0o700 });
+}
+
 export async function writePrivateFile(file: string, data: string, mode = 0o600): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await makePrivateDir(path.dirname(file));
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     await writeFile(temp, data, { mode, flag: 'wx' });
