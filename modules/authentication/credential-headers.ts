@@ -23,6 +23,8 @@ export interface HeaderCarrier {
 export class CredentialHeaders {
   private readonly names: ReadonlySet<string>;
   private readonly prefixes: readonly string[];
+  /** first letters (lower case) of every name and prefix: most headers are passed over on their first letter */
+  private readonly firsts: ReadonlySet<number>;
 
   constructor(configured?: RequestHeaderNames) {
     const all = [STANDARD, ...(configured ? [configured] : [])];
@@ -32,23 +34,28 @@ export class CredentialHeaders {
       ...all.flatMap((n) => lower([...n.usernameHeaders, ...n.uidHeaders, ...n.groupHeaders])),
     ]);
     this.prefixes = [...new Set(all.flatMap((n) => lower(n.extraHeaderPrefixes)))];
+    this.firsts = new Set([...this.names, ...this.prefixes].map((n) => n.charCodeAt(0)));
   }
 
-  private matches(lowerName: string): boolean {
-    return this.names.has(lowerName) || this.prefixes.some((p) => lowerName.startsWith(p));
+  private matches(name: string): boolean {
+    if (!this.firsts.has(name.charCodeAt(0) | 0x20)) return false;
+    const lower = name.toLowerCase();
+    return this.names.has(lower) || this.prefixes.some((p) => lower.startsWith(p));
   }
 
+  /** On every request: nothing is written unless a credential header is there. */
   remove(request: HeaderCarrier): void {
-    for (const name of Object.keys(request.headers)) {
-      if (this.matches(name)) delete request.headers[name];
-    }
     const raw = request.rawHeaders;
-    let kept = 0;
+    let kept = -1;
     for (let i = 0; i + 1 < raw.length; i += 2) {
-      if (this.matches(raw[i].toLowerCase())) continue;
-      raw[kept++] = raw[i];
-      raw[kept++] = raw[i + 1];
+      if (this.matches(raw[i])) {
+        if (kept < 0) kept = i;
+        delete request.headers[raw[i].toLowerCase()];
+      } else if (kept >= 0) {
+        raw[kept++] = raw[i];
+        raw[kept++] = raw[i + 1];
+      }
     }
-    raw.length = kept;
+    if (kept >= 0) raw.length = kept;
   }
 }
