@@ -107,8 +107,16 @@ export class AuthenticationTrustPublisher {
     return this.registry.storedKind('', 'configmaps')!;
   }
 
-  /** Runs until stop(); returns once it follows the ConfigMap (after the watch cache has synced). */
-  async start(): Promise<void> {
+  /**
+   * Writes the ConfigMap now: at start, before the server says it serves, so clients (and the other replicas'
+   * watchers) find it in place. A failure is logged; `follow` tries again.
+   */
+  async publish(): Promise<void> {
+    await this.sync().catch((e: Error) => this.log(`${TRUST_CONFIGMAP}: ${e.message}; retrying`));
+  }
+
+  /** Keeps the ConfigMap until stop(): resolves once it follows it (after the watch cache has synced). */
+  async follow(): Promise<void> {
     this.informer = new Informer(this.cache, storageKey(this.configMaps), (e) => {
       const { namespace, name } = e.object.metadata;
       if (namespace === TRUST_NAMESPACE && name === TRUST_CONFIGMAP) this.queue.add(KEY);

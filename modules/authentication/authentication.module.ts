@@ -40,14 +40,15 @@ function authenticators(options: AuthenticationOptions): Authenticator[] {
   ];
 }
 
-/** Publishes extension-apiserver-authentication once the application is up; stops before storage does. */
+/** Publishes extension-apiserver-authentication before the server listens, then keeps it; stops before storage. */
 class TrustLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(
     @Inject(AuthenticationTrustPublisher) private readonly publisher: AuthenticationTrustPublisher,
   ) {}
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    await this.publisher.publish();
     // not awaited: it waits for the watch cache, which another module's bootstrap starts
-    this.publisher.start().catch((e: Error) => new Logger('authentication-trust').error(e.message));
+    this.publisher.follow().catch((e: Error) => new Logger('authentication-trust').error(e.message));
   }
   async beforeApplicationShutdown(): Promise<void> {
     await this.publisher.stop();
