@@ -1,6 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { UserInfo } from '../modules/api/index.js';
-import type { ServiceAccountKeys } from '../modules/authentication/index.js';
+import type {
+  CertificatePool,
+  RequestHeaderOptions,
+  ServiceAccountKeys,
+} from '../modules/authentication/index.js';
 import { AdmissionModule } from '../modules/admission/index.js';
 import { AuthenticationModule, type LoadedAuthentication } from '../modules/authentication/index.js';
 import { AuthorizationModule } from '../modules/authorization/index.js';
@@ -29,6 +33,9 @@ export interface ServerOptions {
   authentication?: LoadedAuthentication;
   /** the URL and CA clients use, resolved once the server listens (cluster-info is made from it) */
   clusterEndpoint?: Promise<ClusterEndpoint>;
+  /** client certificates and the authenticating proxy (src/server/client-trust.ts) */
+  clientCa?: CertificatePool;
+  requestHeader?: RequestHeaderOptions;
 }
 
 /**
@@ -51,6 +58,8 @@ export class AppModule {
         AuthenticationModule.forRoot({
           ...server.authentication,
           tokens: server.tokens,
+          clientCa: server.clientCa,
+          requestHeader: server.requestHeader,
           apiAudiences: config.apiAudiences,
           bootstrapTokens: config.enableBootstrapTokenAuth,
           serviceAccounts: {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-/** CLI entry: `pgkube serve [flags]` and `pgkube migrate --database-url …`. */
+/** CLI entry: `pgkube serve [flags]`, `pgkube migrate --database-url …`, `pgkube kubeconfig …`. */
 import 'reflect-metadata';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   adminCredentials,
@@ -13,7 +13,9 @@ import {
 import { migrate, startEmbeddedPostgres, type RunningPostgres } from '../modules/storage/index.js';
 import { ConfigError, parseConfig, usage, type Config } from './config/config.js';
 import { createServer } from './server/http.js';
-import { servingTls } from './server/tls.js';
+import { makePrivateDir, writePrivateFile } from './pki/private-files.js';
+import { serverCredentials } from './server/credentials.js';
+import { kubeconfigCommand } from './commands/kubeconfig.js';
 import type { ClusterEndpoint } from '../modules/controllers/index.js';
 
 async function serve(config: Config): Promise<void> {
@@ -27,14 +29,12 @@ async function serve(config: Config): Promise<void> {
     webhookTimeoutMs: config.authenticationTokenWebhookTimeoutMs,
     enabled: (name) => config.featureGates.enabled(name as never),
   });
-  await mkdir(config.dataDir, { recursive: true });
-  // keys before the database: a key flag that cannot work stops the server at once
-  const tls = await servingTls({
-    dataDir: config.dataDir,
-    bindAddress: config.bindAddress,
-    certFile: config.tlsCertFile,
-    keyFile: config.tlsPrivateKeyFile,
-  });
+  // keys and tokens live here; an embedded PostgreSQL run as its own OS user (we are root) must pass through
+  const embeddedAsOtherUser = !config.databaseUrl && process.getuid?.() === 0;
+  await makePrivateDir(config.dataDir, embeddedAsOtherUser);
+  // flags naming files are checked before anything starts
+  const { tls, trust, warnings } = await serverCredentials(config);
+  for (const warning of warnings) console.warn(`pgkube: warning: ${warning}`);
   const serviceAccountKeys = await loadServiceAccountKeys({
     signingKeyFile: config.serviceAccountSigningKeyFile,
     keyFiles: config.serviceAccountKeyFiles,
@@ -73,6 +73,8 @@ async function serve(config: Config): Promise<void> {
     shuttingDown: () => stopping,
     authentication,
     clusterEndpoint,
+    clientCa: trust.clientCa,
+    requestHeader: trust.requestHeader,
   });
   await app.listen(config.securePort, config.bindAddress);
   const port = (app.getHttpServer().address() as { port: number }).port;
@@ -82,7 +84,7 @@ async function serve(config: Config): Promise<void> {
   const url = `https://${address}`;
   listening({ server: url, ca: tls.ca });
   const kubeconfigPath = path.join(config.dataDir, 'admin.kubeconfig');
-  await writeFile(kubeconfigPath, kubeconfig(url, tls.ca, admin.token), { mode: 0o600 });
+  await writePrivateFile(kubeconfigPath, kubeconfig(url, tls.ca, admin.token));
   console.log(`pgkube serving on ${url} (kubeconfig: ${kubeconfigPath})`);
 
   const stop = async (signal: string) => {
@@ -100,6 +102,7 @@ async function serve(config: Config): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'kubeconfig') return kubeconfigCommand(process.argv.slice(3));
   let config: Config;
   try {
     config = parseConfig(process.argv.slice(2), process.env);

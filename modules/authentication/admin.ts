@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { UserInfo } from '../api/index.js';
+import { kubeconfigYaml } from './kubeconfig.js';
 
 export interface AdminCredentials {
   token: string;
@@ -25,26 +26,11 @@ export async function adminCredentials(dataDir: string): Promise<AdminCredential
 }
 
 export function kubeconfig(server: string, caPem: string, token: string): string {
-  const ca = Buffer.from(caPem).toString('base64');
-  return [
-    'apiVersion: v1',
-    'kind: Config',
-    'clusters:',
-    '- name: pgkube',
-    '  cluster:',
-    `    server: ${server}`,
-    `    certificate-authority-data: ${ca}`,
-    'users:',
-    '- name: pgkube-admin',
-    '  user:',
-    `    token: ${token}`,
-    'contexts:',
-    '- name: pgkube',
-    '  context:',
-    '    cluster: pgkube',
-    '    user: pgkube-admin',
-    '    namespace: default',
-    'current-context: pgkube',
-    '',
-  ].join('\n');
+  return kubeconfigYaml({
+    server,
+    caPem,
+    user: { name: 'pgkube-admin', credentials: { token } },
+    context: 'pgkube',
+    namespace: 'default',
+  });
 }

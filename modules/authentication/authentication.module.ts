@@ -1,15 +1,27 @@
-import { Inject, Logger, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Logger,
+  Module,
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnModuleInit,
+} from '@nestjs/common';
 import type { UserInfo } from '../api/index.js';
 import { AuthorizerChain } from '../authorization/index.js';
 import { secretDefinition, selfSubjectReviewDefinition, tokenReviewDefinition } from '../kinds/index.js';
-import { storageKey, VirtualKinds } from '../registry/index.js';
+import { GenericStore, Registry, storageKey, VirtualKinds } from '../registry/index.js';
 import { STORE, type Store } from '../storage/index.js';
 import { WatchCache } from '../watch/index.js';
 import type { Authenticator } from './authenticator.js';
+import { AuthenticationTrustPublisher } from './authentication-trust.js';
 import { BearerTokenAuthenticator } from './bearer-token.js';
 import { BootstrapTokenAuthenticator } from './bootstrap-token.js';
+import type { CertificatePool } from './certificate-pool.js';
+import { CredentialHeaders } from './credential-headers.js';
 import type { WebhookOptions } from './flags.js';
 import { Impersonation } from './impersonation.js';
+import { RequestHeaderAuthenticator, type RequestHeaderOptions } from './request-header.js';
 import { selfSubjectReview, tokenReview } from './reviews.js';
 import { ServiceAccountTokenAuthenticator } from './serviceaccount/authenticator.js';
 import { cachedObjects } from './serviceaccount/cached-objects.js';
@@ -19,6 +31,7 @@ import { discoverableIssuer, OpenIdDiscovery } from './serviceaccount/oidc-disco
 import { AuthenticatorUnion, type AnonymousAccess } from './union.js';
 import { WebhookTokenAuthenticator } from './webhook/authenticator.js';
 import { TokenReviewClient } from './webhook/client.js';
+import { X509Authenticator } from './x509.js';
 
 export interface AuthenticationOptions {
   /** static bearer tokens (token file and the admin token) */
@@ -33,6 +46,10 @@ export interface AuthenticationOptions {
   bootstrapTokens?: boolean;
   /** service-account tokens: their keys and the --service-account-* flags */
   serviceAccounts: ServiceAccountOptions;
+  /** client certificates: --client-ca-file, or the data dir's CA */
+  clientCa?: CertificatePool;
+  /** the authenticating proxy: --requestheader-* */
+  requestHeader?: RequestHeaderOptions;
 }
 
 export interface ServiceAccountOptions {
@@ -81,6 +98,22 @@ class AuthenticationReviews implements OnModuleInit {
 }
 
 /** The authenticator union, impersonation (which asks the authorizer chain) and the authentication reviews. */
+
+/** Publishes extension-apiserver-authentication before the server listens, then keeps it; stops before storage. */
+class TrustLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(
+    @Inject(AuthenticationTrustPublisher) private readonly publisher: AuthenticationTrustPublisher,
+  ) {}
+  async onApplicationBootstrap(): Promise<void> {
+    await this.publisher.publish();
+    // not awaited: it waits for the watch cache, which another module's bootstrap starts
+    this.publisher.follow().catch((e: Error) => new Logger('authentication-trust').error(e.message));
+  }
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.publisher.stop();
+  }
+}
+
 @Module({})
 export class AuthenticationModule {
   static forRoot(options: AuthenticationOptions): DynamicModule {
@@ -121,8 +154,11 @@ export class AuthenticationModule {
         {
           provide: AuthenticatorUnion,
           useFactory: (cache: WatchCache, serviceAccounts: ServiceAccountTokenAuthenticator) => {
-            // kube's order: token file, service-account tokens, bootstrap tokens, then webhook
+            // kube's order: the proxy's headers, client certificates, then the token file, service-account
+            // tokens, bootstrap tokens and the webhook
             const authenticators: Authenticator[] = [
+              ...(options.requestHeader ? [new RequestHeaderAuthenticator(options.requestHeader)] : []),
+              ...(options.clientCa ? [new X509Authenticator(options.clientCa)] : []),
               new BearerTokenAuthenticator(options.tokens),
               serviceAccounts,
             ];
@@ -146,6 +182,20 @@ export class AuthenticationModule {
           inject: [AuthorizerChain],
         },
         AuthenticationReviews,
+        { provide: CredentialHeaders, useValue: new CredentialHeaders(options.requestHeader) },
+        {
+          provide: AuthenticationTrustPublisher,
+          useFactory: (registry: Registry, generic: GenericStore, cache: WatchCache) =>
+            new AuthenticationTrustPublisher(
+              registry,
+              generic,
+              cache,
+              { clientCa: options.clientCa, requestHeader: options.requestHeader },
+              (m) => new Logger('authentication-trust').warn(m),
+            ),
+          inject: [Registry, GenericStore, WatchCache],
+        },
+        TrustLifecycle,
       ],
       exports: [
         AuthenticatorUnion,
@@ -153,6 +203,8 @@ export class AuthenticationModule {
         ServiceAccountTokenAuthenticator,
         TokenIssuer,
         OPENID_DISCOVERY,
+        CredentialHeaders,
+        AuthenticationTrustPublisher,
       ],
     };
   }

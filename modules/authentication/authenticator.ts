@@ -2,14 +2,16 @@
  * What an authenticator sees of a request, and what it answers: the user, or nothing when the request
  * carries no credential of its kind. A credential of its kind that is not valid is a 401 (thrown).
  */
+import type { X509Certificate } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { PeerCertificate } from 'node:tls';
 import { ApiError, type UserInfo } from '../api/index.js';
 
 export interface AuthenticationRequest {
   headers: IncomingHttpHeaders;
-  /** the verified TLS client certificate, if the client sent one (read on demand: it costs a copy) */
-  peerCertificate(): PeerCertificate | undefined;
+  /** name, value, name, value, ... as sent: a repeated header is several values, a comma stays in its value */
+  rawHeaders: readonly string[];
+  /** the client's TLS certificate chain, leaf first, unverified; the same array for every request of a connection */
+  peerCertificates(): readonly X509Certificate[] | undefined;
   /** the request's (decoded) path: anonymous access may be limited to some paths */
   path?: string;
   /**
@@ -54,4 +56,14 @@ export function bearerToken(request: AuthenticationRequest): string | undefined 
   const match = BEARER.exec(header);
   if (!match) throw new CredentialRefused(INVALID_BEARER_TOKEN);
   return match[1];
+}
+
+/**
+ * kube's AuthenticatedGroupAdder: an authenticated user is in `system:authenticated`, unless it says
+ * which of the two it is already or it is the anonymous user.
+ */
+export function withAuthenticatedGroup(user: UserInfo): UserInfo {
+  if (user.name === 'system:anonymous') return user;
+  if (user.groups.some((g) => g === 'system:authenticated' || g === 'system:unauthenticated')) return user;
+  return { ...user, groups: [...user.groups, 'system:authenticated'] };
 }

@@ -11,7 +11,8 @@ import { parseTokenFile } from './token-file.js';
 
 const request = (authorization?: string): AuthenticationRequest => ({
   headers: authorization === undefined ? {} : { authorization },
-  peerCertificate: () => undefined,
+  rawHeaders: [],
+  peerCertificates: () => undefined,
 });
 
 const tokens = parseTokenFile(

@@ -28,7 +28,8 @@ const authenticator = new BootstrapTokenAuthenticator((ns, name) => {
 });
 const request = (authorization?: string): AuthenticationRequest => ({
   headers: authorization ? { authorization } : {},
-  peerCertificate: () => undefined,
+  rawHeaders: [],
+  peerCertificates: () => undefined,
 });
 
 describe('BootstrapTokenAuthenticator', () => {

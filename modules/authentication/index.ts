@@ -5,6 +5,7 @@ export {
   type Authenticated,
   type AuthenticationRequest,
   type Authenticator,
+  withAuthenticatedGroup,
 } from './authenticator.js';
 export { BearerTokenAuthenticator } from './bearer-token.js';
 export { AuthenticatorUnion, type AnonymousAccess, type TokenReviewAnswer } from './union.js';
@@ -58,3 +59,26 @@ export {
   LEGACY_ISSUER,
   type ObjectRef,
 } from './serviceaccount/claims.js';
+export { CertificatePool, CertificateError, parseCertificates } from './certificate-pool.js';
+export { peerCertificates } from './peer-certificates.js';
+export { X509Authenticator, certificateUser, CREDENTIAL_ID } from './x509.js';
+export {
+  RequestHeaderAuthenticator,
+  headerUser,
+  type RequestHeaderNames,
+  type RequestHeaderOptions,
+} from './request-header.js';
+export { CredentialHeaders } from './credential-headers.js';
+export {
+  AuthenticationTrustPublisher,
+  trustData,
+  TRUST_CONFIGMAP,
+  TRUST_NAMESPACE,
+  type AuthenticationTrust,
+} from './authentication-trust.js';
+export {
+  kubeconfigYaml,
+  kubeconfigCluster,
+  type KubeconfigUser,
+  type KubeconfigOptions,
+} from './kubeconfig.js';

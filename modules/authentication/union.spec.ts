@@ -17,7 +17,8 @@ import { AuthenticatorUnion } from './union.js';
 
 const request = (headers: Record<string, string> = {}, path?: string): AuthenticationRequest => ({
   headers,
-  peerCertificate: () => undefined,
+  rawHeaders: [],
+  peerCertificates: () => undefined,
   path,
 });
 
@@ -158,7 +159,7 @@ describe('AuthenticatorUnion.reviewToken (TokenReview)', () => {
     const union = new AuthenticatorUnion([seen], { anonymous: true });
     const answer = await union.reviewToken('tok');
     assert.deepEqual(seen.last?.headers, { authorization: 'Bearer tok' });
-    assert.equal(seen.last?.peerCertificate(), undefined);
+    assert.equal(seen.last?.peerCertificates(), undefined);
     assert.equal(answer.user, undefined);
     assert.equal(answer.error, 'invalid bearer token');
   });

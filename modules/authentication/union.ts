@@ -114,7 +114,8 @@ export class AuthenticatorUnion implements Authenticator {
     const wanted = audiences?.length ? audiences : this.apiAudiences;
     const request: AuthenticationRequest = {
       headers: { authorization: `Bearer ${token}` },
-      peerCertificate: () => undefined,
+      rawHeaders: [],
+      peerCertificates: () => undefined,
       audiences: wanted.length > 0 ? wanted : undefined,
     };
     const refusals: string[] = [];

@@ -3,6 +3,7 @@ import type postgres from 'postgres';
 import { servedMinorVersion } from '../api/index.js';
 import {
   AuthenticatorUnion,
+  CredentialHeaders,
   Impersonation,
   OPENID_DISCOVERY,
   TokenIssuer,
@@ -161,11 +162,13 @@ export class EndpointsModule {
             deprecatedApis: DeprecatedApis,
             metrics: ApiMetrics,
             features: FeatureGates,
+            credentialHeaders: CredentialHeaders,
           ) => {
             const logger = new Logger('pipeline');
             const limits = options.limits;
             return new Pipeline({
               authenticator,
+              credentialHeaders,
               impersonation,
               authorizer,
               registry,
@@ -190,6 +193,7 @@ export class EndpointsModule {
             DeprecatedApis,
             ApiMetrics,
             FEATURE_GATES,
+            CredentialHeaders,
           ],
         },
       ],

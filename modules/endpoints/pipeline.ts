@@ -5,7 +5,6 @@
  * leaves as a Status.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { TLSSocket } from 'node:tls';
 import {
   ApiError,
   parseRequestInfo,
@@ -15,8 +14,10 @@ import {
 } from '../api/index.js';
 import {
   impersonationHeaders,
+  peerCertificates,
   type AuthenticationRequest,
   type AuthenticatorUnion,
+  type CredentialHeaders,
   type Impersonation,
 } from '../authentication/index.js';
 import { requestAttributes, type AuthorizerChain } from '../authorization/index.js';
@@ -119,16 +120,13 @@ function servedBy(def: ResourceDefinition | undefined, info: RequestInfo): boole
   return !!def && (!info.subresource || !!def.subresources?.includes(info.subresource));
 }
 
-/** What authenticators see of a request: its headers and path, and its TLS client certificate when asked for. */
+/** What authenticators see of a request: its headers and path, and its TLS client certificates when asked for. */
 function authenticationRequest(req: FastifyRequest, path: string): AuthenticationRequest {
   return {
     headers: req.headers,
+    rawHeaders: req.raw.rawHeaders,
     path,
-    peerCertificate: () => {
-      const socket = req.raw.socket as TLSSocket;
-      const cert = socket.authorized ? socket.getPeerCertificate?.() : undefined;
-      return cert && Object.keys(cert).length > 0 ? cert : undefined;
-    },
+    peerCertificates: () => peerCertificates(req.raw),
   };
 }
 
@@ -140,6 +138,8 @@ function timedOut(reply: FastifyReply): void {
 
 export interface PipelineSteps {
   authenticator: AuthenticatorUnion;
+  /** removes the credentials of an authenticated request (Authorization, proxy headers) */
+  credentialHeaders?: CredentialHeaders;
   impersonation: Impersonation;
   authorizer: AuthorizerChain;
   registry: Registry;
@@ -190,6 +190,7 @@ export class Pipeline {
         stopTimer = steps.timeouts.start(steps.timeouts.budgetMs(query.timeout), () => timedOut(reply));
 
       const authenticated = await steps.authenticator.authenticate(authenticationRequest(req, routed));
+      steps.credentialHeaders?.remove(req.raw);
       const user = await steps.impersonation.actAs(authenticated, impersonationHeaders(req.raw.rawHeaders));
       // kube's max-in-flight filter, after authentication and impersonation: 429 when full (system:masters pass)
       slot = steps.inflight?.admit(info, user);

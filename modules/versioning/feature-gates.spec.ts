@@ -39,6 +39,7 @@ describe('feature gates of kube v1.32', () => {
       ConsistentListFromCache: ['BETA', true],
       ContainerCheckpoint: ['BETA', true],
       KMSv1: ['DEPRECATED', false],
+      RemoteRequestHeaderUID: ['ALPHA', false],
       StorageVersionHash: ['BETA', true],
       StructuredAuthenticationConfiguration: ['BETA', true],
       StructuredAuthorizationConfiguration: ['GA', true],

@@ -77,6 +77,12 @@ export const kubeFeatures = {
     default: false,
     description: 'KMS v1 encryption providers for data at rest',
   },
+  // --requestheader-uid-headers
+  RemoteRequestHeaderUID: {
+    stage: 'ALPHA',
+    default: false,
+    description: 'an authenticating proxy may name the user ID in a header (X-Remote-Uid)',
+  },
   StorageVersionHash: {
     stage: 'BETA',
     default: true,

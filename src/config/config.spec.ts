@@ -223,6 +223,30 @@ describe('parseConfig', () => {
     [['--service-account-max-token-expiration=1200000h'], /between 1 hour and 2\^32 seconds/],
     [['--service-account-jwks-uri=http://x/jwks'], /^--service-account-jwks-uri requires https scheme/],
     [['--service-account-lookup=maybe'], /--service-account-lookup: "maybe" is not a boolean/],
+    [
+      ['--requestheader-allowed-names=front-proxy', '--requestheader-group-headers=X-Remote-Group'],
+      /--requestheader-allowed-names, --requestheader-group-headers need --requestheader-client-ca-file/,
+    ],
+    [
+      ['--requestheader-client-ca-file=ca.crt', '--requestheader-username-headers=X-Remote-User,'],
+      /--requestheader-username-headers: empty value/,
+    ],
+    [
+      ['--requestheader-client-ca-file=ca.crt', '--requestheader-allowed-names= '],
+      /--requestheader-allowed-names: empty value/,
+    ],
+    [
+      ['--requestheader-client-ca-file=ca.crt', '--requestheader-uid-headers=X-Remote-Uid'],
+      /--requestheader-uid-headers requires the "RemoteRequestHeaderUID" feature/,
+    ],
+    [
+      [
+        '--requestheader-client-ca-file=ca.crt',
+        '--requestheader-uid-headers=X-Uid',
+        '--feature-gates=RemoteRequestHeaderUID=true',
+      ],
+      /--requestheader-uid-headers is set without specifying the standard X-Remote-Uid header/,
+    ],
   ] as const) {
     it(`rejects ${argv.join(' ')}`, () => {
       assert.throws(
@@ -267,6 +291,46 @@ describe('parseConfig', () => {
       'a',
       'b',
       'c',
+    ]);
+  });
+
+  it('reads the client CA and the authenticating proxy flags, kube defaults for the headers', () => {
+    const d = parseConfig([], {});
+    assert.equal(d.clientCaFile, undefined);
+    assert.equal(d.requestheaderClientCaFile, undefined);
+    assert.deepEqual(d.requestheaderAllowedNames, []);
+    assert.deepEqual(d.requestheaderUsernameHeaders, ['X-Remote-User']);
+    assert.deepEqual(d.requestheaderUidHeaders, []);
+    assert.deepEqual(d.requestheaderGroupHeaders, ['X-Remote-Group']);
+    assert.deepEqual(d.requestheaderExtraHeadersPrefix, ['X-Remote-Extra-']);
+    const c = parseConfig(
+      [
+        '--client-ca-file=/pki/clients.crt',
+        '--requestheader-client-ca-file=/pki/proxy.crt',
+        // a list flag: comma-separated, repeated flags add, the first replaces the default
+        '--requestheader-allowed-names=front-proxy, aggregator',
+        '--requestheader-allowed-names=other',
+        '--requestheader-username-headers=X-Remote-User,X-Forwarded-User',
+        '--feature-gates=RemoteRequestHeaderUID=true',
+        '--requestheader-uid-headers=x-remote-uid',
+      ],
+      {},
+    );
+    assert.equal(c.clientCaFile, '/pki/clients.crt');
+    assert.equal(c.requestheaderClientCaFile, '/pki/proxy.crt');
+    assert.deepEqual(c.requestheaderAllowedNames, ['front-proxy', 'aggregator', 'other']);
+    assert.deepEqual(c.requestheaderUsernameHeaders, ['X-Remote-User', 'X-Forwarded-User']);
+    assert.deepEqual(c.requestheaderUidHeaders, ['x-remote-uid']);
+    assert.deepEqual(c.warnings, []);
+  });
+
+  it('warns, as kube, when a header list leaves out the standard header', () => {
+    const c = parseConfig(
+      ['--requestheader-client-ca-file=ca.crt', '--requestheader-group-headers=X-Groups'],
+      {},
+    );
+    assert.deepEqual(c.warnings, [
+      '--requestheader-group-headers is set without specifying the standard X-Remote-Group header - API aggregation will not work',
     ]);
   });
 });

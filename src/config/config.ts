@@ -31,6 +31,17 @@ export interface Config {
   tokenAuthFile?: string;
   /** --enable-bootstrap-token-auth: `kube-system/bootstrap-token-<id>` Secrets authenticate their tokens */
   enableBootstrapTokenAuth: boolean;
+  /** --client-ca-file: the CAs of client certificates; unset: the data dir's CA */
+  clientCaFile?: string;
+  /** --requestheader-client-ca-file: the CAs of an authenticating proxy's certificate; unset: no proxy */
+  requestheaderClientCaFile?: string;
+  /** --requestheader-allowed-names: common names a proxy certificate may have (empty: any) */
+  requestheaderAllowedNames: string[];
+  /** --requestheader-username-headers, -uid-headers, -group-headers, -extra-headers-prefix */
+  requestheaderUsernameHeaders: string[];
+  requestheaderUidHeaders: string[];
+  requestheaderGroupHeaders: string[];
+  requestheaderExtraHeadersPrefix: string[];
   /** --http2-max-streams-per-connection; 0: kube's default (100) */
   http2MaxStreamsPerConnection: number;
   /** request bodies above this are refused with 413 (kube: 3 MiB) */
@@ -99,6 +110,8 @@ interface FlagSpec {
   bool?: true;
   /** each use adds to a list (kube's repeatable flags); `parse` may give several values at once */
   repeated?: boolean;
+  /** kube's string slices: comma-separated, a repeated flag adds to the list, the first replaces the default */
+  list?: true;
 }
 
 const text = (v: string) => v;
@@ -155,6 +168,13 @@ const webhookTimeout = (v: string, flag: string) => {
   const ms = parseDuration(v, flag);
   if (ms > 30_000) throw new ConfigError(`${flag}: must be at most 30s`);
   return ms;
+};
+
+/** a string-slice flag's value: comma-separated items, none of them blank (kube: `empty value in "<flag>"`) */
+const commaList = (v: string, flag: string) => {
+  const items = v.split(',').map((i) => i.trim());
+  if (items.some((i) => i === '')) throw new ConfigError(`${flag}: empty value in "${v}"`);
+  return items;
 };
 
 const flags: Record<string, FlagSpec> = {
@@ -306,6 +326,46 @@ const flags: Record<string, FlagSpec> = {
     bool: true,
     help: 'legacy service-account tokens authenticate only while their Secret and account exist (default true)',
   },
+  'client-ca-file': {
+    key: 'clientCaFile',
+    parse: text,
+    help: 'CA bundle (PEM) of client certificates: CN is the user, each O a group (default: the data dir CA)',
+  },
+  'requestheader-client-ca-file': {
+    key: 'requestheaderClientCaFile',
+    parse: text,
+    help: 'CA bundle (PEM) of an authenticating proxy: requests on its connections name the user in headers',
+  },
+  'requestheader-allowed-names': {
+    key: 'requestheaderAllowedNames',
+    parse: commaList,
+    list: true,
+    help: 'common names the proxy certificate may have (default: any the proxy CA signed)',
+  },
+  'requestheader-username-headers': {
+    key: 'requestheaderUsernameHeaders',
+    parse: commaList,
+    list: true,
+    help: 'headers naming the user, the first with a value wins (default X-Remote-User)',
+  },
+  'requestheader-uid-headers': {
+    key: 'requestheaderUidHeaders',
+    parse: commaList,
+    list: true,
+    help: 'headers naming the user ID, must include X-Remote-Uid (feature gate RemoteRequestHeaderUID)',
+  },
+  'requestheader-group-headers': {
+    key: 'requestheaderGroupHeaders',
+    parse: commaList,
+    list: true,
+    help: 'headers naming groups, every value (default X-Remote-Group)',
+  },
+  'requestheader-extra-headers-prefix': {
+    key: 'requestheaderExtraHeadersPrefix',
+    parse: commaList,
+    list: true,
+    help: 'prefixes of headers carrying extra user fields, key percent-encoded (default X-Remote-Extra-)',
+  },
 };
 
 /** kube's checks of the service-account flags, each error naming its flag. */
@@ -343,7 +403,7 @@ const mapFlags: Record<'feature-gates' | 'runtime-config' | 'controllers', strin
 };
 
 export const usage = [
-  'usage: pgkube <serve|migrate> [flags]',
+  'usage: pgkube <serve|migrate> [flags]   (pgkube kubeconfig --help: a kubeconfig with a client certificate)',
   '',
   ...[...Object.entries(flags).map(([name, spec]) => [name, spec.help]), ...Object.entries(mapFlags)].map(
     ([name, help]) => `  --${name.padEnd(32)} ${help}`,
@@ -390,6 +450,11 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     authenticationTokenWebhookTimeoutMs: 30_000,
     enableBootstrapTokenAuth: false,
     controllers: [],
+    requestheaderAllowedNames: [],
+    requestheaderUsernameHeaders: ['X-Remote-User'],
+    requestheaderUidHeaders: [],
+    requestheaderGroupHeaders: ['X-Remote-Group'],
+    requestheaderExtraHeadersPrefix: ['X-Remote-Extra-'],
     featureGates: FeatureGates.defaults(),
     apiEnablement: new ApiEnablement(),
     warnings: [],
@@ -405,6 +470,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     controllers: [],
   };
   const args = [...argv];
+  const given = new Set<string>();
   if (args[0] && !args[0].startsWith('-')) {
     const command = args.shift()!;
     if (command !== 'serve' && command !== 'migrate' && command !== 'help') {
@@ -426,7 +492,10 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     const fields = config as unknown as Record<string, unknown>;
     if (isMap) mapValues[name as keyof typeof mapFlags].push(value);
     else if (spec.repeated) (fields[spec.key] as unknown[]).push(...[spec.parse(value, `--${name}`)].flat());
+    else if (spec.list && given.has(name))
+      fields[spec.key] = [...(fields[spec.key] as string[]), ...(spec.parse(value, `--${name}`) as string[])];
     else fields[spec.key] = spec.parse(value, `--${name}`);
+    given.add(name);
   }
   Object.assign(config, versioningFlags(mapValues));
   try {
@@ -439,10 +508,53 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     throw new ConfigError('--tls-cert-file and --tls-private-key-file must be given together');
   }
   checkServiceAccountFlags(config);
+  config.warnings.push(...checkRequestHeaderFlags(config, given));
   if (config.command === 'migrate' && !config.databaseUrl) {
     throw new ConfigError('migrate needs --database-url (or DATABASE_URL)');
   }
   return config;
+}
+
+/**
+ * The authenticating proxy's flags mean nothing without its CA: refused, naming them. The UID headers are
+ * alpha in kube 1.32 and, as kube checks, must include the standard header; other lists without their
+ * standard header only warn (API aggregation sends the standard ones).
+ */
+function checkRequestHeaderFlags(config: Config, given: ReadonlySet<string>): string[] {
+  const flags = [...given].filter(
+    (f) => f.startsWith('requestheader-') && f !== 'requestheader-client-ca-file',
+  );
+  if (flags.length > 0 && !config.requestheaderClientCaFile) {
+    throw new ConfigError(
+      `${flags.map((f) => `--${f}`).join(', ')} need --requestheader-client-ca-file (no proxy is trusted without it)`,
+    );
+  }
+  const has = (list: string[], header: string) => list.some((h) => h.toLowerCase() === header.toLowerCase());
+  if (config.requestheaderUidHeaders.length > 0) {
+    if (!config.featureGates.enabled('RemoteRequestHeaderUID')) {
+      throw new ConfigError(
+        '--requestheader-uid-headers requires the "RemoteRequestHeaderUID" feature to be enabled (--feature-gates=RemoteRequestHeaderUID=true)',
+      );
+    }
+    if (!has(config.requestheaderUidHeaders, 'X-Remote-Uid')) {
+      throw new ConfigError(
+        '--requestheader-uid-headers is set without specifying the standard X-Remote-Uid header - API aggregation will not work',
+      );
+    }
+  }
+  const warnings: string[] = [];
+  for (const [flag, list, header] of [
+    ['--requestheader-username-headers', config.requestheaderUsernameHeaders, 'X-Remote-User'],
+    ['--requestheader-group-headers', config.requestheaderGroupHeaders, 'X-Remote-Group'],
+    ['--requestheader-extra-headers-prefix', config.requestheaderExtraHeadersPrefix, 'X-Remote-Extra-'],
+  ] as const) {
+    if (config.requestheaderClientCaFile && !has(list, header)) {
+      warnings.push(
+        `${flag} is set without specifying the standard ${header} header - API aggregation will not work`,
+      );
+    }
+  }
+  return warnings;
 }
 
 /** Nest injection token for the Config. */

@@ -6,6 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Http2SecureServer, Http2Session } from 'node:http2';
 import type { Duplex } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -45,6 +46,13 @@ export async function createServer(
       // clients without ALPN, or offering only http/1.1, get HTTP/1.1 as before
       allowHTTP1: true,
       settings: { maxConcurrentStreams: streams, initialWindowSize: UPLOAD_WINDOW },
+      minVersion: 'TLSv1.2',
+      // a client certificate is asked for, never required, and judged per CA by the authenticators (kube's
+      // RequestClientCert): the client CA and the proxy CA accept different certificates for different ends;
+      // `ca` only names the acceptable issuers in the handshake
+      requestCert: true,
+      rejectUnauthorized: false,
+      ...(tls.clientCas?.length ? { ca: tls.clientCas } : {}),
       // queued response bytes count against this; new streams are refused while it is exceeded, and each
       // watch may queue up to 16 MiB before it is closed, so Node's 10 MB would stall busy connections
       maxSessionMemory: 256,
@@ -73,6 +81,8 @@ export async function createServer(
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const pipeline = app.get(Pipeline);
   serveHttp2Sessions(fastify, streams);
+  // a verified client certificate is cached per connection: a renegotiation must not swap it (Go allows none)
+  fastify.server.on('secureConnection', (socket: TLSSocket) => socket.disableRenegotiation());
   // a request must arrive within --request-timeout (HTTP/1.1 headers within 32 s); watches are received at once
   const stopGuard = guardSlowSenders(fastify.server as unknown as Http2SecureServer, config.requestTimeoutMs);
   fastify.server.once('close', stopGuard);

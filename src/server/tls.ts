@@ -1,85 +1,42 @@
-/** Serving certificate: the configured files, or a CA and certificate generated once into the data dir. */
-import { webcrypto } from 'node:crypto';
+/** Serving certificate: the configured files, or one the data dir's CA signs, made once into the data dir. */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import * as x509 from '@peculiar/x509';
+import { issue, loadSigner } from '../pki/certificates.js';
+import { PKI_FILES, pkiDir, type DataDirCa } from '../pki/data-dir-ca.js';
+import { writePrivateFile, writePublicFile } from '../pki/private-files.js';
 
 export interface ServingTls {
   cert: string;
   key: string;
-  /** the CA clients should trust (the generated CA, or the serving certificate itself) */
+  /** the CA clients should trust (the data dir's CA, or the configured serving certificate itself) */
   ca: string;
+  /** CA certificates (PEM) whose client certificates the server asks for (client CA, proxy CA) */
+  clientCas?: string[];
 }
 
-const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
-const YEAR_MS = 365 * 24 * 3600 * 1000;
+const SERVING_DAYS = 365;
 
-async function pemKey(key: webcrypto.CryptoKey): Promise<string> {
-  const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key));
-  const body = der.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '');
-  return `-----BEGIN PRIVATE KEY-----\n${body}\n-----END PRIVATE KEY-----\n`;
-}
-
-async function generate(bindAddress: string): Promise<ServingTls> {
-  x509.cryptoProvider.set(webcrypto as never);
-  const notBefore = new Date(Date.now() - 60_000);
-  const caKeys = (await webcrypto.subtle.generateKey(alg, true, [
-    'sign',
-    'verify',
-  ])) as webcrypto.CryptoKeyPair;
-  const ca = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: '01',
-    name: 'CN=pgkube-ca',
-    notBefore,
-    notAfter: new Date(Date.now() + 10 * YEAR_MS),
-    keys: caKeys,
-    signingAlgorithm: alg,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-    ],
-  });
-  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-  const names: x509.JsonGeneralName[] = [
-    { type: 'dns', value: 'localhost' },
-    { type: 'dns', value: hostname() },
-    { type: 'ip', value: '127.0.0.1' },
-    { type: 'ip', value: '::1' },
-  ];
+async function generate(ca: DataDirCa, bindAddress: string): Promise<{ cert: string; key: string }> {
+  const ips = ['127.0.0.1', '::1'];
   if (/^[\d.]+$|:/.test(bindAddress) && !['127.0.0.1', '::1', '0.0.0.0', '::'].includes(bindAddress)) {
-    names.push({ type: 'ip', value: bindAddress });
+    ips.push(bindAddress);
   }
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: '02',
-    subject: 'CN=pgkube',
-    issuer: ca.subject,
-    notBefore,
-    notAfter: new Date(Date.now() + YEAR_MS),
-    signingKey: caKeys.privateKey,
-    publicKey: keys.publicKey,
-    signingAlgorithm: alg,
-    extensions: [
-      new x509.BasicConstraintsExtension(false),
-      new x509.KeyUsagesExtension(
-        x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment,
-        true,
-      ),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension(names),
-    ],
+  const signer = await loadSigner(ca.cert, ca.key, 'pki/ca.crt', 'pki/ca.key');
+  return issue(signer, {
+    commonName: 'pgkube',
+    usage: 'server',
+    notAfter: new Date(Date.now() + SERVING_DAYS * 24 * 3600 * 1000),
+    dnsNames: ['localhost', hostname()],
+    ipAddresses: ips,
   });
-  return {
-    cert: cert.toString('pem') + '\n',
-    key: await pemKey(keys.privateKey),
-    ca: ca.toString('pem') + '\n',
-  };
 }
 
 export async function servingTls(options: {
   dataDir: string;
   bindAddress: string;
+  ca: DataDirCa;
   certFile?: string;
   keyFile?: string;
 }): Promise<ServingTls> {
@@ -87,19 +44,19 @@ export async function servingTls(options: {
     const cert = await readFile(options.certFile, 'utf8');
     return { cert, key: await readFile(options.keyFile, 'utf8'), ca: cert };
   }
-  const dir = path.join(options.dataDir, 'pki');
-  const files = { cert: 'apiserver.crt', key: 'apiserver.key', ca: 'ca.crt' } as const;
-  if (existsSync(path.join(dir, files.key))) {
+  const dir = pkiDir(options.dataDir);
+  const certFile = path.join(dir, PKI_FILES.servingCert);
+  const keyFile = path.join(dir, PKI_FILES.servingKey);
+  // a new CA (a new data dir, or an old one whose CA had no key) signs a new serving certificate
+  if (!options.ca.created && existsSync(keyFile)) {
     return {
-      cert: await readFile(path.join(dir, files.cert), 'utf8'),
-      key: await readFile(path.join(dir, files.key), 'utf8'),
-      ca: await readFile(path.join(dir, files.ca), 'utf8'),
+      cert: await readFile(certFile, 'utf8'),
+      key: await readFile(keyFile, 'utf8'),
+      ca: options.ca.cert,
     };
   }
-  const tls = await generate(options.bindAddress);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  await writeFile(path.join(dir, files.cert), tls.cert);
-  await writeFile(path.join(dir, files.ca), tls.ca);
-  await writeFile(path.join(dir, files.key), tls.key, { mode: 0o600 });
-  return tls;
+  const serving = await generate(options.ca, options.bindAddress);
+  await writePublicFile(certFile, serving.cert);
+  await writePrivateFile(keyFile, serving.key);
+  return { ...serving, ca: options.ca.cert };
 }

@@ -12,7 +12,7 @@ import { serviceAccountKeys } from '../../modules/authentication/index.js';
 import { migrate } from '../../modules/storage/index.js';
 import { parseConfig } from '../../src/config/config.js';
 import { createServer } from '../../src/server/http.js';
-import { servingTls } from '../../src/server/tls.js';
+import { serverCredentials } from '../../src/server/credentials.js';
 import { httpsClient, type ServerClient } from './server.js';
 
 const TOKEN = 'in-process-admin-token';
@@ -53,7 +53,7 @@ export async function inProcessApp(
     ],
     {},
   );
-  const tls = await servingTls({ dataDir, bindAddress: HOST });
+  const { tls, trust } = await serverCredentials(config);
   const app = await createServer(config, databaseUrl, tls, {
     tokens: options.tokens ?? new Map([[TOKEN, { name: 'admin', uid: 'admin', groups: ['system:masters'] }]]),
     serviceAccountKeys: serviceAccountKeys({
@@ -63,6 +63,8 @@ export async function inProcessApp(
     servingCa: tls.ca,
     serverAddress: address,
     shuttingDown: () => false,
+    clientCa: trust.clientCa,
+    requestHeader: trust.requestHeader,
   });
   options.beforeInit?.(app);
   await app.init();

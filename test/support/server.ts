@@ -92,6 +92,22 @@ export function httpsClient(url: string, ca: string, token: string): ServerClien
     });
 }
 
+/** Runs a `pgkube` command that ends by itself (e.g. `kubeconfig`); resolves with its exit code and output. */
+export async function runPgkube(
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [mainJs, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  // 'close', not 'exit': stdout is read to its end
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
 /** Runs `serve` with flags expected to stop it at start; resolves with its exit code and output. */
 export async function serverExit(
   args: string[],

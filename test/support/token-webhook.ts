@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { servingTls } from '../../src/server/tls.js';
+import { dataDirCa } from '../../src/pki/data-dir-ca.js';
 
 export interface WebhookCall {
   method: string;
@@ -38,7 +39,7 @@ export interface TokenWebhook {
 
 export async function startTokenWebhook(answer: (review: any) => WebhookAnswer): Promise<TokenWebhook> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pgkube-webhook-'));
-  const tls = await servingTls({ dataDir: dir, bindAddress: '127.0.0.1' });
+  const tls = await servingTls({ dataDir: dir, bindAddress: '127.0.0.1', ca: await dataDirCa(dir) });
   const calls: WebhookCall[] = [];
   const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();

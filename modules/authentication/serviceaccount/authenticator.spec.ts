@@ -73,7 +73,8 @@ function setup(options: { lookup?: boolean; now?: () => number; apiAudiences?: s
 
 const request = (token: string): AuthenticationRequest => ({
   headers: { authorization: `Bearer ${token}` },
-  peerCertificate: () => undefined,
+  rawHeaders: [],
+  peerCertificates: () => undefined,
 });
 
 async function refused(p: Promise<unknown>, why: string | RegExp): Promise<void> {
@@ -111,7 +112,10 @@ describe('ServiceAccountTokenAuthenticator', () => {
       .sign(signing.privateKey);
     for (const t of ['opaque-token', 'a.b', foreign, '{"iss":"x"}.a.b'])
       assert.equal(await authn.authenticate(request(t)), undefined, t);
-    assert.equal(await authn.authenticate({ headers: {}, peerCertificate: () => undefined }), undefined);
+    assert.equal(
+      await authn.authenticate({ headers: {}, rawHeaders: [], peerCertificates: () => undefined }),
+      undefined,
+    );
   });
 
   it('accepts every configured issuer and any key of the key files', async () => {

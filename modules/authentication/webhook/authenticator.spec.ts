@@ -72,7 +72,8 @@ describe('WebhookTokenAuthenticator against a webhook on 127.0.0.1', () => {
     );
   const request = (token?: string, audiences?: string[]): AuthenticationRequest => ({
     headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
-    peerCertificate: () => undefined,
+    rawHeaders: [],
+    peerCertificates: () => undefined,
     audiences,
   });
   const refusal = async (p: Promise<unknown>): Promise<string> => {
