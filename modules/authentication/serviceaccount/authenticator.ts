@@ -5,7 +5,7 @@
  * every request, the objects in this replica's watch cache. Tokens of other issuers are not ours.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { ApiError, isPlainObject, type KubeObject, type UserInfo } from '../../api/index.js';
+import { isPlainObject, type KubeObject, type UserInfo } from '../../api/index.js';
 import type { Authenticated, AuthenticationRequest, Authenticator } from '../authenticator.js';
 import { bearerToken, CredentialRefused } from '../authenticator.js';
 import {
