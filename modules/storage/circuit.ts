@@ -90,6 +90,24 @@ export class Circuit {
     });
   }
 
+  /**
+   * Runs an idempotent statement, made afresh by `make` for each attempt (waiting first, briefly, while open).
+   * One whose connection failed while the circuit stayed closed runs once more: after an outage a pooled
+   * connection can fail the next statement it is given (postgres.js replays the error its last backend sent
+   * when it was terminated onto the first statement of the new one, porsager/postgres#1223). Never a write:
+   * a write's first attempt may have committed.
+   */
+  async read<T>(make: () => Statement<T>, timeoutMs = this.options.queryTimeoutMs): Promise<T> {
+    if (this.open) await this.wait();
+    try {
+      return await this.run(make(), timeoutMs);
+    } catch (error) {
+      // failures while open are the circuit's own: the database is away, another attempt would fail too
+      if (!(error instanceof UnavailableError) || this.open) throw error;
+      return this.run(make(), timeoutMs);
+    }
+  }
+
   /** Resolves once the circuit is closed; rejects with UnavailableError after `waitMs`. */
   wait(): Promise<void> {
     if (!this.open) return Promise.resolve();

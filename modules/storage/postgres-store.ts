@@ -78,7 +78,10 @@ export class PostgresStore implements Store {
     private readonly sql: postgres.Sql,
     options: Partial<CircuitOptions> = {},
   ) {
-    this.circuit = new Circuit(() => sql`SELECT 1`, translate, { ...defaultCircuitOptions, ...options });
+    // a pooled connection can fail its next statement with the error its terminated backend sent (see
+    // Circuit.read): the database is down only when a second attempt fails too
+    const probe = () => sql`SELECT 1`.catch(() => sql`SELECT 1`);
+    this.circuit = new Circuit(probe, translate, { ...defaultCircuitOptions, ...options });
     this.batcher = new WriteBatcher(sql, this.circuit);
   }
 
@@ -88,18 +91,18 @@ export class PostgresStore implements Store {
   }
 
   async get(key: ObjectKey): Promise<Stored | undefined> {
-    if (this.circuit.open) await this.circuit.wait();
-    const rows = await this.circuit.run(this.sql`
-      SELECT o.rv, b.body FROM objects o JOIN changes b ON b.rv = o.rv
-      WHERE o.resource = ${key.resource} AND o.namespace = ${key.namespace} AND o.name = ${key.name}`);
+    const rows = await this.circuit.read(
+      () => this.sql`
+        SELECT o.rv, b.body FROM objects o JOIN changes b ON b.rv = o.rv
+        WHERE o.resource = ${key.resource} AND o.namespace = ${key.namespace} AND o.name = ${key.name}`,
+    );
     if (rows.length === 0) return undefined;
     return withRv(rows[0].body, Number(rows[0].rv));
   }
 
   async list(resource: string, namespace?: string): Promise<ListResult> {
-    if (this.circuit.open) await this.circuit.wait();
     // one statement, one snapshot: the counter and the rows agree
-    const rows = await this.circuit.run(
+    const rows = await this.circuit.read(() =>
       namespace === undefined
         ? this.sql`
             SELECT r.rv AS cur, o.rv, b.body FROM revision r
@@ -150,22 +153,27 @@ export class PostgresStore implements Store {
     throw new ConflictError(key);
   }
 
+  async ping(): Promise<void> {
+    if (this.circuit.open) throw new UnavailableError();
+    await this.circuit.read(() => this.sql`SELECT 1`);
+  }
+
   async currentRv(): Promise<number> {
-    if (this.circuit.open) await this.circuit.wait();
-    const rows = await this.circuit.run(this.sql`SELECT rv FROM revision WHERE id = 1`);
+    const rows = await this.circuit.read(() => this.sql`SELECT rv FROM revision WHERE id = 1`);
     return Number(rows[0].rv);
   }
 
   async changes(afterRv: number, limit: number): Promise<ChangePage> {
-    if (this.circuit.open) await this.circuit.wait();
     // one statement, one snapshot: every change up to the counter read here is visible in it
-    const rows = await this.circuit.run(this.sql`
-      SELECT r.rv AS cur, c.rv, c.resource, c.namespace, c.name, c.type, c.body FROM revision r
-      LEFT JOIN LATERAL (
-        SELECT rv, resource, namespace, name, type, body FROM changes
-        WHERE rv > ${afterRv} ORDER BY rv LIMIT ${limit}
-      ) c ON true
-      WHERE r.id = 1`);
+    const rows = await this.circuit.read(
+      () => this.sql`
+        SELECT r.rv AS cur, c.rv, c.resource, c.namespace, c.name, c.type, c.body FROM revision r
+        LEFT JOIN LATERAL (
+          SELECT rv, resource, namespace, name, type, body FROM changes
+          WHERE rv > ${afterRv} ORDER BY rv LIMIT ${limit}
+        ) c ON true
+        WHERE r.id = 1`,
+    );
     const changes: Change[] = [];
     for (const row of rows) {
       if (row.rv === null) continue;
@@ -185,8 +193,8 @@ export class PostgresStore implements Store {
 
   async snapshot(): Promise<Snapshot> {
     // every object: as long as it takes (the watch cache's start)
-    const rows = await this.circuit.run(
-      this.sql`
+    const rows = await this.circuit.read(
+      () => this.sql`
       SELECT r.rv AS cur, o.resource, o.namespace, o.name, o.rv, b.body FROM revision r
       LEFT JOIN (objects o JOIN changes b ON b.rv = o.rv) ON true
       WHERE r.id = 1`,
@@ -202,8 +210,8 @@ export class PostgresStore implements Store {
   }
 
   async historyStart(ageMs: number): Promise<number> {
-    const rows = await this.circuit.run(
-      this.sql`
+    const rows = await this.circuit.read(
+      () => this.sql`
       SELECT COALESCE(min(rv) - 1, (SELECT rv FROM revision WHERE id = 1)) AS start FROM changes
       WHERE at > now() - make_interval(secs => ${ageMs / 1000})`,
       Infinity,
