@@ -74,20 +74,41 @@ export class PostgresStore implements Store {
   /** open while the database is unreachable: calls fail at once (503) instead of waiting on the driver */
   readonly circuit: Circuit;
 
+  /** the pool statements run on: `listener`'s, or one made after an outage */
+  private sql: postgres.Sql;
+
   constructor(
-    private readonly sql: postgres.Sql,
+    /** the pool given: its LISTEN connection carries the other replicas' hints */
+    private readonly listener: postgres.Sql,
     options: Partial<CircuitOptions> = {},
+    /**
+     * makes a new pool. When given, the circuit's opening starts one: postgres.js 3.4.9 keeps a lost connection's
+     * state for its next one (a buffered write whose timer was cleared: the next startup message is never sent,
+     * CONNECT_TIMEOUT after 2 s; the last error received, replayed onto the next statement), so connections lost
+     * in an outage would fail statements for seconds after the database returned
+     */
+    private readonly newPool?: () => postgres.Sql,
   ) {
+    this.sql = listener;
     // a pooled connection can fail its next statement with the error its terminated backend sent (see
     // Circuit.read): the database is down only when a second attempt fails too
-    const probe = () => sql`SELECT 1`.catch(() => sql`SELECT 1`);
+    const probe = () => this.sql`SELECT 1`.catch(() => this.sql`SELECT 1`);
     this.circuit = new Circuit(probe, translate, { ...defaultCircuitOptions, ...options });
-    this.batcher = new WriteBatcher(sql, this.circuit);
+    this.batcher = new WriteBatcher(() => this.sql, this.circuit);
+    if (newPool) this.circuit.onChange((open) => open && this.renewPool());
   }
 
-  /** stops the circuit's timers (the connection pool is its owner's to end) */
-  close(): void {
+  /** stops the circuit's timers and ends the pools this store made (the one given is its owner's to end) */
+  async close(): Promise<void> {
     this.circuit.stop();
+    if (this.sql !== this.listener) await this.sql.end({ timeout: 1 });
+  }
+
+  /** while the circuit is open nothing waits on the old pool: what was in flight has failed already */
+  private renewPool(): void {
+    const old = this.sql;
+    this.sql = this.newPool!();
+    if (old !== this.listener) void old.end({ timeout: 0 });
   }
 
   async get(key: ObjectKey): Promise<Stored | undefined> {
@@ -252,7 +273,7 @@ export class PostgresStore implements Store {
   async subscribe(onChange: (local?: LocalCommit) => void): Promise<() => Promise<void>> {
     this.batcher.onCommit = onChange;
     // our own batches were reported above, with their changes; other replicas' only as a hint
-    const listening = await this.sql
+    const listening = await this.listener
       .listen(CHANGE_CHANNEL, (payload) => {
         if (!payload.startsWith(`${this.batcher.replica} `)) onChange();
       })

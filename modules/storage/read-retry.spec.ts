@@ -52,7 +52,7 @@ describe('a statement whose connection is lost while the database is up', () => 
   });
 
   after(async () => {
-    store.close();
+    await store.close();
     // a connection lost mid-statement keeps postgres.js's end() waiting for it: bounded, as the server does
     await Promise.all([sql.end({ timeout: 1 }), holder.end(), admin.end()]);
     await db.drop();

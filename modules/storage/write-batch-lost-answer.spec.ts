@@ -66,7 +66,7 @@ describe('a write batch whose answer is lost after its commit', () => {
           assert.ok(await direct.get(key(names[i])), `${names[i]} committed`);
         }
       } finally {
-        store.close();
+        await store.close();
         await sql.end({ timeout: 1 });
       }
     });

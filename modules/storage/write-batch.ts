@@ -109,7 +109,8 @@ export class WriteBatcher {
   private scheduled = false;
 
   constructor(
-    private readonly sql: postgres.Sql,
+    /** the pool to run the next batch on */
+    private readonly pool: () => postgres.Sql,
     /** bounds each batch's statement, and fails it at once while the database is unreachable */
     private readonly circuit?: Circuit,
   ) {}
@@ -199,7 +200,7 @@ export class WriteBatcher {
   }
 
   private async execute(ops: WriteOp[]): Promise<WriteOutcome[]> {
-    const statement = this.sql.unsafe(
+    const statement = this.pool().unsafe(
       statementFor(ops),
       [ops.map((op, i) => toRow(op, i + 1)) as never, ops.length, this.replica, this.notify],
       { prepare: true },
