@@ -9,6 +9,7 @@ import { before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { testDatabase } from './support/database.js';
 import { kubectl } from './support/kubectl.js';
+import { rawRequest } from './support/raw-request.js';
 import { startServer } from './support/server.js';
 import { useServer } from './support/use-server.js';
 
@@ -124,6 +125,29 @@ describe('HTTP/2', () => {
     assert.equal(unsupported.status, 415);
     assert.equal(unsupported.json.kind, 'Status');
     // the session survives its errors
+    assert.equal((await request(session, 'GET', '/version')).status, 200);
+  });
+
+  it('answers headers or a path over 16 KiB with the 431 Status HTTP/1.1 gives; many small headers are served', async () => {
+    const big = 'a'.repeat(17 * 1024);
+    const http1 = await rawRequest(s, 'GET', '/api', { 'x-big': big });
+    for (const r of [
+      await request(session, 'GET', '/api', undefined, { 'x-big': big }),
+      await request(session, 'GET', `/api?x=${big}`),
+      // refused before its body is read: nothing is created
+      await request(session, 'POST', CONFIGMAPS, configMap('big-headers'), { 'x-big': big }),
+    ]) {
+      assert.equal(r.status, 431);
+      assert.equal(r.headers['content-type'], 'application/json');
+      assert.deepEqual(r.json, JSON.parse(http1.body.toString()));
+      assert.equal(r.json.kind, 'Status');
+      assert.equal(r.json.code, 431);
+    }
+    assert.equal((await request(session, 'GET', `${CONFIGMAPS}/big-headers`)).status, 404);
+    // Node's h2 resets a stream with more than 128 headers; HTTP/1.1 serves them
+    const many = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`x-h${i}`, 'v']));
+    assert.equal((await request(session, 'GET', '/api', undefined, many)).status, 200);
+    // the answer was the stream's: the session goes on
     assert.equal((await request(session, 'GET', '/version')).status, 200);
   });
 

@@ -87,6 +87,31 @@ describe('watch', () => {
     assert.equal(bad2.status, 400);
   });
 
+  it('an empty sendInitialEvents is true, as kube converts a present *bool query parameter', async () => {
+    await s.request('POST', base, { body: cm('sie-empty') });
+    for (const param of ['sendInitialEvents=', 'sendInitialEvents']) {
+      const w = await openWatch(
+        s,
+        `${base}?watch=1&${param}&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&fieldSelector=metadata.name%3Dsie-empty`,
+      );
+      assert.equal(w.status, 200, param);
+      const added = await w.next();
+      const bookmark = await w.next();
+      w.close();
+      assert.equal(added.type, 'ADDED', param);
+      assert.equal(added.object.metadata.name, 'sie-empty');
+      assert.equal(bookmark.type, 'BOOKMARK', param);
+      assert.equal(bookmark.object.metadata.annotations['k8s.io/initial-events-end'], 'true');
+    }
+    // set, it needs resourceVersionMatch as `true` does (unset, a watch would start: it ends after 1 s)
+    const alone = await s.request('GET', `${base}?watch=1&sendInitialEvents=&timeoutSeconds=1`);
+    assert.equal(alone.status, 400);
+    assert.equal(
+      alone.json.message,
+      'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+    );
+  });
+
   it('timeoutSeconds ends the stream', async () => {
     const w = await openWatch(s, `${base}?watch=1&timeoutSeconds=1&resourceVersion=${await listRv()}`);
     const started = Date.now();

@@ -1,5 +1,4 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
-import type postgres from 'postgres';
 import { servedMinorVersion } from '../api/index.js';
 import {
   AuthenticatorUnion,
@@ -14,7 +13,7 @@ import { NamespaceController } from '../controllers/index.js';
 import { always, flag, HealthEndpoint, withGracePeriod, withTimeout } from '../health/index.js';
 import { ApiMetrics } from '../metrics/index.js';
 import { GenericStore, Registry, VirtualKinds } from '../registry/index.js';
-import { SQL, STORE, type Store } from '../storage/index.js';
+import { STORE, type Store } from '../storage/index.js';
 import { DeprecatedApis, FEATURE_GATES, type FeatureGates } from '../versioning/index.js';
 import { WatchCache } from '../watch/index.js';
 import { InflightLimiter } from './inflight.js';
@@ -52,16 +51,17 @@ export interface RequestLimits {
 type HealthEndpoints = Record<'healthz' | 'livez' | 'readyz', HealthEndpoint>;
 const HEALTH = Symbol('HealthEndpoints');
 
-/** kube's three health endpoints over this server's checks (PostgreSQL only where it decides readiness). */
+/** kube's three health endpoints over this server's checks (storage only where it decides readiness). */
 function healthEndpoints(
-  sql: postgres.Sql,
+  store: Store,
   cache: WatchCache,
   namespaces: NamespaceController,
   o: EndpointsOptions,
 ): HealthEndpoints {
   const ping = always('ping');
   const log = always('log');
-  const postgresCheck = withTimeout('postgres', 2000, () => sql`SELECT 1`);
+  // through the storage port: while its circuit is open (the database away) this fails at once
+  const postgresCheck = withTimeout('postgres', 2000, () => store.ping());
   const builtins = flag(
     'poststarthook/builtin-namespaces',
     () => namespaces.builtinsReady,
@@ -107,9 +107,9 @@ export class EndpointsModule {
         },
         {
           provide: HEALTH,
-          useFactory: (sql: postgres.Sql, cache: WatchCache, namespaces: NamespaceController) =>
-            healthEndpoints(sql, cache, namespaces, options),
-          inject: [SQL, WatchCache, NamespaceController],
+          useFactory: (store: Store, cache: WatchCache, namespaces: NamespaceController) =>
+            healthEndpoints(store, cache, namespaces, options),
+          inject: [STORE, WatchCache, NamespaceController],
         },
         {
           provide: ReadHandlers,

@@ -104,6 +104,38 @@ describe('storage circuit', () => {
     assert.equal(await inFlight, 3);
   });
 
+  it('a read whose connection failed runs once more when the probe finds the database, not when it does not', async () => {
+    const c = make();
+    const attempts: ReturnType<typeof statement<number>>[] = [];
+    const read = c.read(() => {
+      const s = statement<number>();
+      attempts.push(s);
+      return s;
+    });
+    attempts[0].fail(new ConnectionLost('terminating connection due to administrator command'));
+    await sleep(5);
+    assert.equal(attempts.length, 2, 'the database answered the probe: run again');
+    attempts[1].answer(9);
+    assert.equal(await read, 9);
+
+    up = false;
+    const down = c.read(() => {
+      const s = statement<number>();
+      attempts.push(s);
+      return s;
+    });
+    attempts[2].fail(new ConnectionLost('read ECONNRESET'));
+    await assert.rejects(down, UnavailableError);
+    assert.equal(attempts.length, 3, 'not run again: the probe found the database away');
+    assert.equal(c.open, true);
+
+    const bug = new Error('syntax error');
+    await assert.rejects(
+      make().read(() => Promise.reject(bug)),
+      (e) => e === bug,
+    );
+  });
+
   it('while open, a call waits at most waitMs; one waiting when it closes goes on', async () => {
     const c = make({ probeIntervalMs: 20, waitMs: 100 });
     up = false;

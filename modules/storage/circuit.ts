@@ -49,7 +49,8 @@ export class Circuit {
   private waiters = new Set<() => void>();
   private readonly listeners = new Set<(open: boolean) => void>();
   private probeTimer?: NodeJS.Timeout;
-  private probing = false;
+  /** the probe in flight, if any */
+  private probing?: Promise<void>;
   private stopped = false;
   private readonly sweeper: NodeJS.Timeout;
 
@@ -88,6 +89,27 @@ export class Circuit {
         },
       );
     });
+  }
+
+  /**
+   * Runs an idempotent statement, made afresh by `make` for each attempt (waiting first, briefly, while open).
+   * One whose connection failed runs once more if the probe that failure started finds the database: after
+   * an outage a pooled
+   * connection can fail the next statement it is given (postgres.js replays the error its last backend sent
+   * when it was terminated onto the first statement of the new one, porsager/postgres#1223). Never a write:
+   * a write's first attempt may have committed.
+   */
+  async read<T>(make: () => Statement<T>, timeoutMs = this.options.queryTimeoutMs): Promise<T> {
+    if (this.open) await this.wait();
+    try {
+      return await this.run(make(), timeoutMs);
+    } catch (error) {
+      if (!(error instanceof UnavailableError)) throw error;
+      // the failure made the circuit ask the database: if it is away, another attempt would fail too
+      await this.probing;
+      if (this.open) throw error;
+      return this.run(make(), timeoutMs);
+    }
   }
 
   /** Resolves once the circuit is closed; rejects with UnavailableError after `waitMs`. */
@@ -156,10 +178,15 @@ export class Circuit {
     this.probeTimer.unref();
   }
 
-  /** One probe: closes the circuit when the database answers in time, opens it (and probes again) otherwise. */
-  private async check(): Promise<void> {
-    if (this.probing || this.stopped) return;
-    this.probing = true;
+  /** A probe, or the one in flight: settles once the circuit knows whether the database answers. */
+  private check(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.probing ??= this.probeOnce().finally(() => (this.probing = undefined));
+    return this.probing;
+  }
+
+  /** Closes the circuit when the database answers in time, opens it (and probes again) otherwise. */
+  private async probeOnce(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     let reason = 'no answer in time';
     const ok = await Promise.race([
@@ -175,7 +202,6 @@ export class Circuit {
       ),
     ]);
     clearTimeout(timer);
-    this.probing = false;
     if (this.stopped) return;
     if (ok) {
       if (this.open) this.close();

@@ -74,32 +74,56 @@ export class PostgresStore implements Store {
   /** open while the database is unreachable: calls fail at once (503) instead of waiting on the driver */
   readonly circuit: Circuit;
 
+  /** the pool statements run on: `listener`'s, or one made after an outage */
+  private sql: postgres.Sql;
+
   constructor(
-    private readonly sql: postgres.Sql,
+    /** the pool given: its LISTEN connection carries the other replicas' hints */
+    private readonly listener: postgres.Sql,
     options: Partial<CircuitOptions> = {},
+    /**
+     * makes a new pool. When given, the circuit's opening starts one: postgres.js 3.4.9 keeps a lost connection's
+     * state for its next one (a buffered write whose timer was cleared: the next startup message is never sent,
+     * CONNECT_TIMEOUT after 2 s; the last error received, replayed onto the next statement), so connections lost
+     * in an outage would fail statements for seconds after the database returned
+     */
+    private readonly newPool?: () => postgres.Sql,
   ) {
-    this.circuit = new Circuit(() => sql`SELECT 1`, translate, { ...defaultCircuitOptions, ...options });
-    this.batcher = new WriteBatcher(sql, this.circuit);
+    this.sql = listener;
+    // a pooled connection can fail its next statement with the error its terminated backend sent (see
+    // Circuit.read): the database is down only when a second attempt fails too
+    const probe = () => this.sql`SELECT 1`.catch(() => this.sql`SELECT 1`);
+    this.circuit = new Circuit(probe, translate, { ...defaultCircuitOptions, ...options });
+    this.batcher = new WriteBatcher(() => this.sql, this.circuit);
+    if (newPool) this.circuit.onChange((open) => open && this.renewPool());
   }
 
-  /** stops the circuit's timers (the connection pool is its owner's to end) */
-  close(): void {
+  /** stops the circuit's timers and ends the pools this store made (the one given is its owner's to end) */
+  async close(): Promise<void> {
     this.circuit.stop();
+    if (this.sql !== this.listener) await this.sql.end({ timeout: 1 });
+  }
+
+  /** while the circuit is open nothing waits on the old pool: what was in flight has failed already */
+  private renewPool(): void {
+    const old = this.sql;
+    this.sql = this.newPool!();
+    if (old !== this.listener) void old.end({ timeout: 0 });
   }
 
   async get(key: ObjectKey): Promise<Stored | undefined> {
-    if (this.circuit.open) await this.circuit.wait();
-    const rows = await this.circuit.run(this.sql`
-      SELECT o.rv, b.body FROM objects o JOIN changes b ON b.rv = o.rv
-      WHERE o.resource = ${key.resource} AND o.namespace = ${key.namespace} AND o.name = ${key.name}`);
+    const rows = await this.circuit.read(
+      () => this.sql`
+        SELECT o.rv, b.body FROM objects o JOIN changes b ON b.rv = o.rv
+        WHERE o.resource = ${key.resource} AND o.namespace = ${key.namespace} AND o.name = ${key.name}`,
+    );
     if (rows.length === 0) return undefined;
     return withRv(rows[0].body, Number(rows[0].rv));
   }
 
   async list(resource: string, namespace?: string): Promise<ListResult> {
-    if (this.circuit.open) await this.circuit.wait();
     // one statement, one snapshot: the counter and the rows agree
-    const rows = await this.circuit.run(
+    const rows = await this.circuit.read(() =>
       namespace === undefined
         ? this.sql`
             SELECT r.rv AS cur, o.rv, b.body FROM revision r
@@ -150,22 +174,27 @@ export class PostgresStore implements Store {
     throw new ConflictError(key);
   }
 
+  async ping(): Promise<void> {
+    if (this.circuit.open) throw new UnavailableError();
+    await this.circuit.read(() => this.sql`SELECT 1`);
+  }
+
   async currentRv(): Promise<number> {
-    if (this.circuit.open) await this.circuit.wait();
-    const rows = await this.circuit.run(this.sql`SELECT rv FROM revision WHERE id = 1`);
+    const rows = await this.circuit.read(() => this.sql`SELECT rv FROM revision WHERE id = 1`);
     return Number(rows[0].rv);
   }
 
   async changes(afterRv: number, limit: number): Promise<ChangePage> {
-    if (this.circuit.open) await this.circuit.wait();
     // one statement, one snapshot: every change up to the counter read here is visible in it
-    const rows = await this.circuit.run(this.sql`
-      SELECT r.rv AS cur, c.rv, c.resource, c.namespace, c.name, c.type, c.body FROM revision r
-      LEFT JOIN LATERAL (
-        SELECT rv, resource, namespace, name, type, body FROM changes
-        WHERE rv > ${afterRv} ORDER BY rv LIMIT ${limit}
-      ) c ON true
-      WHERE r.id = 1`);
+    const rows = await this.circuit.read(
+      () => this.sql`
+        SELECT r.rv AS cur, c.rv, c.resource, c.namespace, c.name, c.type, c.body FROM revision r
+        LEFT JOIN LATERAL (
+          SELECT rv, resource, namespace, name, type, body FROM changes
+          WHERE rv > ${afterRv} ORDER BY rv LIMIT ${limit}
+        ) c ON true
+        WHERE r.id = 1`,
+    );
     const changes: Change[] = [];
     for (const row of rows) {
       if (row.rv === null) continue;
@@ -185,8 +214,8 @@ export class PostgresStore implements Store {
 
   async snapshot(): Promise<Snapshot> {
     // every object: as long as it takes (the watch cache's start)
-    const rows = await this.circuit.run(
-      this.sql`
+    const rows = await this.circuit.read(
+      () => this.sql`
       SELECT r.rv AS cur, o.resource, o.namespace, o.name, o.rv, b.body FROM revision r
       LEFT JOIN (objects o JOIN changes b ON b.rv = o.rv) ON true
       WHERE r.id = 1`,
@@ -202,8 +231,8 @@ export class PostgresStore implements Store {
   }
 
   async historyStart(ageMs: number): Promise<number> {
-    const rows = await this.circuit.run(
-      this.sql`
+    const rows = await this.circuit.read(
+      () => this.sql`
       SELECT COALESCE(min(rv) - 1, (SELECT rv FROM revision WHERE id = 1)) AS start FROM changes
       WHERE at > now() - make_interval(secs => ${ageMs / 1000})`,
       Infinity,
@@ -244,7 +273,7 @@ export class PostgresStore implements Store {
   async subscribe(onChange: (local?: LocalCommit) => void): Promise<() => Promise<void>> {
     this.batcher.onCommit = onChange;
     // our own batches were reported above, with their changes; other replicas' only as a hint
-    const listening = await this.sql
+    const listening = await this.listener
       .listen(CHANGE_CHANNEL, (payload) => {
         if (!payload.startsWith(`${this.batcher.replica} `)) onChange();
       })

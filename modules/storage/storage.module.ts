@@ -20,7 +20,7 @@ class StorageLifecycle implements OnApplicationShutdown {
     @Inject(STORE) private readonly store: PostgresStore,
   ) {}
   async onApplicationShutdown(): Promise<void> {
-    this.store.close();
+    await this.store.close();
     await this.sql.end({ timeout: 2 });
   }
 }
@@ -36,7 +36,11 @@ export class StorageModule {
       global: true,
       providers: [
         { provide: SQL, useFactory: () => connect(databaseUrl, 10) },
-        { provide: STORE, useFactory: (sql: postgres.Sql) => new PostgresStore(sql, circuit), inject: [SQL] },
+        {
+          provide: STORE,
+          useFactory: (sql: postgres.Sql) => new PostgresStore(sql, circuit, () => connect(databaseUrl, 10)),
+          inject: [SQL],
+        },
         StorageLifecycle,
       ],
       exports: [SQL, STORE],

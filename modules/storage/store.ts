@@ -83,6 +83,11 @@ export interface Store {
   /** drop change-log entries older than `ageMs`, keeping at least the newest one */
   pruneChanges(ageMs: number): Promise<number>;
   /**
+   * Resolves when the backend answers a trivial request; fails at once (UnavailableError) while it is known to
+   * be unreachable, without trying it (readiness: a replica whose storage is away is not ready)
+   */
+  ping(): Promise<void>;
+  /**
    * Calls `onChange` whenever a write commits: with the changes themselves for this replica's own writes, and
    * without them (a hint: read `changes`) for another replica's.
    */

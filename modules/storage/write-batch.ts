@@ -2,14 +2,22 @@
  * Group commit. Concurrent writes of this replica are gathered into one statement that takes its revisions
  * from the `revision` row (whose lock orders commits across replicas), writes the object rows and their
  * change-log rows, and reports per write whether it applied. One failing write never aborts its batch-mates:
- * preconditions are part of each row's WHERE clause, and a statement error re-runs the batch one write at a time.
+ * preconditions are part of each row's WHERE clause, and a statement the database refuses re-runs the batch one
+ * write at a time. A batch whose answer is lost once it was sent is never run again (see `failure`).
  */
 import { randomUUID } from 'node:crypto';
-import type postgres from 'postgres';
+import postgres from 'postgres';
 import type { KubeObject } from '../api/index.js';
 import { batchSql, type BatchKinds } from './batch-sql.js';
-import type { Circuit } from './circuit.js';
-import { StorageError, UnavailableError, type Change, type LocalCommit, type ObjectKey } from './store.js';
+import type { Circuit, Statement } from './circuit.js';
+import {
+  StorageError,
+  StorageTimeoutError,
+  UnavailableError,
+  type Change,
+  type LocalCommit,
+  type ObjectKey,
+} from './store.js';
 
 export { CHANGE_CHANNEL } from './batch-sql.js';
 
@@ -101,7 +109,8 @@ export class WriteBatcher {
   private scheduled = false;
 
   constructor(
-    private readonly sql: postgres.Sql,
+    /** the pool to run the next batch on */
+    private readonly pool: () => postgres.Sql,
     /** bounds each batch's statement, and fails it at once while the database is unreachable */
     private readonly circuit?: Circuit,
   ) {}
@@ -135,8 +144,7 @@ export class WriteBatcher {
       (error) => {
         this.busy = false;
         if (error instanceof StorageError) {
-          // the database is gone or did not answer: whether the batch committed is unknown, so none of its
-          // writes is acknowledged (the writers hear 503/504), and none is run again (it may have applied)
+          // not applied (503), or perhaps applied (504): either way never run again
           for (const p of batch) p.reject(error);
           if (this.circuit?.open) this.failQueued();
         } else if (batch.length === 1) batch[0].reject(error);
@@ -192,26 +200,56 @@ export class WriteBatcher {
   }
 
   private async execute(ops: WriteOp[]): Promise<WriteOutcome[]> {
-    const statement = this.sql.unsafe(
+    const statement = this.pool().unsafe(
       statementFor(ops),
       [ops.map((op, i) => toRow(op, i + 1)) as never, ops.length, this.replica, this.notify],
       { prepare: true },
     );
-    const rows = await (this.circuit ? this.circuit.run(statement) : statement);
-    const outcomes: WriteOutcome[] = new Array(ops.length);
-    for (const row of rows) {
-      const i = (row.i as number) - 1;
-      const op = ops[i];
-      const applied = row.rv !== null;
-      outcomes[i] = {
-        base: Number(row.base),
-        rv: applied ? Number(row.rv) : undefined,
-        currentRv: row.cur === null ? undefined : Number(row.cur),
-        requiredState:
-          !applied && op.op === 'c' && op.requires !== undefined ? (row.req ?? 'missing') : undefined,
-        deleted: row.deleted ?? undefined,
-      };
+    const rows = await (this.circuit ? this.circuit.run(statement) : statement).catch((error: unknown) => {
+      throw failure(error, statement);
+    });
+    try {
+      return outcomesOf(ops, rows);
+    } catch (error) {
+      // it committed, but its answer does not say how each write fared
+      throw new StorageTimeoutError(LOST_ANSWER, { cause: error });
     }
-    return outcomes;
   }
+}
+
+const LOST_ANSWER = 'the storage backend did not say whether the write was applied';
+
+/**
+ * What a batch statement's failure says about its writes. Never handed to a connection: none applied (503).
+ * The database's verdict on the statement (an ERROR: its transaction rolled back): none applied, and the
+ * batch may run again, one write at a time, to find the write that broke it. Anything else once it was sent
+ * (the connection lost before the answer, no answer in time, a fault in the driver) may follow its commit:
+ * the writers hear 504, as kube answers a write whose outcome it cannot know, and it never runs again.
+ */
+function failure(error: unknown, statement: Statement<unknown>): unknown {
+  // postgres.js sets `state` when it hands the statement to a connection
+  if (!statement.state)
+    return error instanceof UnavailableError ? error : new UnavailableError(undefined, { cause: error });
+  if (error instanceof postgres.PostgresError && error.severity === 'ERROR') return error;
+  if (error instanceof StorageTimeoutError) return error;
+  return new StorageTimeoutError(LOST_ANSWER, { cause: error });
+}
+
+function outcomesOf(ops: WriteOp[], rows: readonly postgres.Row[]): WriteOutcome[] {
+  const outcomes: WriteOutcome[] = new Array(ops.length);
+  for (const row of rows) {
+    const i = (row.i as number) - 1;
+    const op = ops[i];
+    const applied = row.rv !== null;
+    outcomes[i] = {
+      base: Number(row.base),
+      rv: applied ? Number(row.rv) : undefined,
+      currentRv: row.cur === null ? undefined : Number(row.cur),
+      requiredState:
+        !applied && op.op === 'c' && op.requires !== undefined ? (row.req ?? 'missing') : undefined,
+      deleted: row.deleted ?? undefined,
+    };
+  }
+  for (let i = 0; i < ops.length; i++) if (!outcomes[i]) throw new Error(`no outcome for write ${i + 1}`);
+  return outcomes;
 }

@@ -117,6 +117,13 @@ describe('watch: resourceVersion, sendInitialEvents', () => {
       },
       { kind: 'exact', rv: 7 },
     ],
+    // kube's *bool conversion of a query parameter: present and empty is true, not unset
+    [
+      { sendInitialEvents: '', resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: 'true' },
+      { kind: 'mostRecent', initialEventsEnd: true },
+    ],
+    [{ sendInitialEvents: '' }, 400],
+    [{ sendInitialEvents: '', allowWatchBookmarks: 'true' }, 400],
     [{ sendInitialEvents: 'true', allowWatchBookmarks: 'true' }, 400],
     [{ sendInitialEvents: 'true', resourceVersionMatch: 'Exact', allowWatchBookmarks: 'true' }, 400],
     [{ sendInitialEvents: 'true', resourceVersionMatch: 'NotOlderThan' }, 400],

@@ -92,7 +92,8 @@ const isTrue = queryFlag;
 export function watchStart(q: WatchQuery): WatchStart {
   const rv = q.resourceVersion || undefined;
   const match = q.resourceVersionMatch || undefined;
-  if (q.sendInitialEvents !== undefined && q.sendInitialEvents !== '') {
+  // present, even empty, is set: kube reads `sendInitialEvents=` (and a bare `sendInitialEvents`) as true
+  if (q.sendInitialEvents !== undefined) {
     if (match !== 'NotOlderThan') {
       throw ApiError.badRequest(
         'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',

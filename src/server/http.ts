@@ -16,6 +16,7 @@ import { ApiError } from '../../modules/api/index.js';
 import { Pipeline } from '../../modules/endpoints/index.js';
 import { jsonOutput, sendError, toApiError } from '../../modules/endpoints/index.js';
 import type { ServerOptions } from '../app.module.js';
+import { boundHttp2Headers, headersTooLarge, MAX_HEADER_PAIRS } from './header-limit.js';
 import { guardSlowSenders } from './slow-senders.js';
 import type { ServingTls } from './tls.js';
 
@@ -53,6 +54,8 @@ export async function createServer(
       requestCert: true,
       rejectUnauthorized: false,
       ...(tls.clientCas?.length ? { ca: tls.clientCas } : {}),
+      // Node's h2 default (128) resets a stream with more headers; its HTTP/1.1 reads 2000 (kube bounds bytes only)
+      maxHeaderListPairs: MAX_HEADER_PAIRS,
       // queued response bytes count against this; new streams are refused while it is exceeded, and each
       // watch may queue up to 16 MiB before it is closed, so Node's 10 MB would stall busy connections
       maxSessionMemory: 256,
@@ -83,6 +86,7 @@ export async function createServer(
   serveHttp2Sessions(fastify, streams);
   // a verified client certificate is cached per connection: a renegotiation must not swap it (Go allows none)
   fastify.server.on('secureConnection', (socket: TLSSocket) => socket.disableRenegotiation());
+  boundHttp2Headers(fastify);
   // a request must arrive within --request-timeout (HTTP/1.1 headers within 32 s); watches are received at once
   const stopGuard = guardSlowSenders(fastify.server as unknown as Http2SecureServer, config.requestTimeoutMs);
   fastify.server.once('close', stopGuard);
@@ -116,12 +120,7 @@ export async function createServer(
  * then the connection closes. Only our own words go out, never the parser's.
  */
 export function clientErrorStatus(err: NodeJS.ErrnoException): ApiError {
-  if (err.code === 'HPE_HEADER_OVERFLOW')
-    return new ApiError(
-      431,
-      '',
-      'Request Header Fields Too Large: the request line and headers exceed 16 KiB',
-    );
+  if (err.code === 'HPE_HEADER_OVERFLOW') return headersTooLarge();
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
     return new ApiError(408, 'Timeout', 'the request was not received in time');
   return ApiError.badRequest('the server could not read the request: malformed HTTP');

@@ -94,6 +94,10 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
   }
 
   withStore('single writes', (opened) => {
+    it('ping resolves while the backend answers (readiness asks it)', async () => {
+      await opened().store.ping();
+    });
+
     it('create stores the object at a new revision; get reads it back', async () => {
       const { store } = opened();
       const key = keyOf(freshResource(), 'a');
