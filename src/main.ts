@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** CLI entry: `pgkube serve [flags]`, `pgkube migrate --database-url …`, `pgkube kubeconfig …`. */
+/** CLI entry: `pgkube serve [flags]`, `pgkube migrate --database-url …`, `pgkube kubeconfig …`, `pgkube credential …`. */
 import 'reflect-metadata';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { ConfigError, parseConfig, usage, type Config } from './config/config.js
 import { createServer } from './server/http.js';
 import { makePrivateDir, writePrivateFile } from './pki/private-files.js';
 import { serverCredentials } from './server/credentials.js';
+import { credentialCommand } from './commands/credential.js';
 import { kubeconfigCommand } from './commands/kubeconfig.js';
 import type { ClusterEndpoint } from '../modules/controllers/index.js';
 
@@ -103,6 +104,7 @@ async function serve(config: Config): Promise<void> {
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'kubeconfig') return kubeconfigCommand(process.argv.slice(3));
+  if (process.argv[2] === 'credential') return credentialCommand(process.argv.slice(3));
   let config: Config;
   try {
     config = parseConfig(process.argv.slice(2), process.env);

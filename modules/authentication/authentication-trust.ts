@@ -9,7 +9,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { X509Certificate } from 'node:crypto';
 import { ApiError, systemContext, type KubeObject } from '../api/index.js';
-import { Informer, WorkQueue } from '../controllers/index.js';
+import { Informer, WorkQueue } from '../watch/index.js';
 import { storageKey, type GenericStore, type Registry } from '../registry/index.js';
 import type { WatchCache } from '../watch/index.js';
 import { certificatesPem, parseCertificates, type CertificatePool } from './certificate-pool.js';

@@ -43,7 +43,6 @@ describe('BootstrapTokenAuthenticator', () => {
     asked.length = 0;
     for (const header of [
       undefined,
-      'Basic YWRtaW46YWRtaW4=',
       'Bearer some-other-token',
       'Bearer ABCDEF.0123456789abcdef',
       'Bearer abcdef.0123456789abcde',

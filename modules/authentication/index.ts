@@ -82,3 +82,4 @@ export {
   type KubeconfigUser,
   type KubeconfigOptions,
 } from './kubeconfig.js';
+export { readWebhookKubeconfig, type WebhookConnection } from './webhook/kubeconfig.js';

@@ -24,9 +24,9 @@ import {
 } from './cluster-info.js';
 import type { Controller } from './controller.js';
 import { detachedJws } from './detached-jws.js';
-import { Informer, type InformerEvent } from './informer.js';
+import { Informer, type InformerEvent } from '../watch/index.js';
 import { ignoreNotFound } from './ignore-not-found.js';
-import { WorkQueue } from './work-queue.js';
+import { WorkQueue } from '../watch/index.js';
 
 const KEY = `${CLUSTER_INFO_NAMESPACE}/${CLUSTER_INFO_NAME}`;
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -8,9 +8,9 @@ import type { WatchCache } from '../watch/index.js';
 import { isNamespaceTerminating, isNotFound } from './api-errors.js';
 import type { Controller } from './controller.js';
 import { FlapGuard } from './flap-guard.js';
-import { Informer, type InformerEvent } from './informer.js';
+import { Informer, type InformerEvent } from '../watch/index.js';
 import { isActiveNamespace } from './serviceaccount-controller.js';
-import { WorkQueue } from './work-queue.js';
+import { WorkQueue } from '../watch/index.js';
 
 export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 export const ROOT_CA_KEY = 'ca.crt';

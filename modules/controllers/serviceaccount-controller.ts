@@ -7,8 +7,8 @@ import type { GenericStore, Registry } from '../registry/index.js';
 import type { WatchCache } from '../watch/index.js';
 import { isAlreadyExists, isNamespaceTerminating, isNotFound } from './api-errors.js';
 import type { Controller } from './controller.js';
-import { Informer, type InformerEvent } from './informer.js';
-import { WorkQueue } from './work-queue.js';
+import { Informer, type InformerEvent } from '../watch/index.js';
+import { WorkQueue } from '../watch/index.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 

@@ -12,8 +12,8 @@ import type { WatchCache } from '../watch/index.js';
 import { isConflict, isNotFound } from './api-errors.js';
 import type { Controller } from './controller.js';
 import { FlapGuard } from './flap-guard.js';
-import { Informer, type InformerEvent } from './informer.js';
-import { WorkQueue } from './work-queue.js';
+import { Informer, type InformerEvent } from '../watch/index.js';
+import { WorkQueue } from '../watch/index.js';
 
 const TOKEN_TYPE = 'kubernetes.io/service-account-token';
 const NAME_ANNOTATION = 'kubernetes.io/service-account.name';

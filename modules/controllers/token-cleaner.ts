@@ -8,9 +8,9 @@ import { isBootstrapTokenSecret, tokenExpiry } from '../authentication/index.js'
 import { storageKey, type GenericStore, type ResourceDefinition } from '../registry/index.js';
 import type { WatchCache } from '../watch/index.js';
 import type { Controller } from './controller.js';
-import { Informer, objectKeyOf, splitKey } from './informer.js';
+import { Informer, objectKeyOf, splitKey } from '../watch/index.js';
 import { ignoreNotFound } from './ignore-not-found.js';
-import { WorkQueue } from './work-queue.js';
+import { WorkQueue } from '../watch/index.js';
 
 /** setTimeout's limit (about 24.8 days): a later expiry is looked at again then, and rescheduled */
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -6,3 +6,5 @@ export { WatchModule } from './watch.module.js';
 export * from './read-options.js';
 export { awaitRevision, tooOld, TOO_LARGE_WAIT_MS } from './reads.js';
 export { encodeContinue, decodeContinue, continueExpired, type ContinueToken } from './continue-token.js';
+export { Informer, objectKeyOf, splitKey, type InformerEvent } from './informer.js';
+export { WorkQueue } from './work-queue.js';

@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from '../api/index.js';
 import type { ChangeType } from '../storage/index.js';
-import type { CacheListener, WatchCache } from '../watch/index.js';
+import type { CacheListener, WatchCache } from './watch-cache.js';
 
 export interface InformerEvent {
   type: ChangeType;
