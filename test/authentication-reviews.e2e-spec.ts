@@ -108,9 +108,11 @@ describe('SelfSubjectReview and TokenReview', () => {
     assert.equal(r.status, 201, r.text);
     assert.equal(r.json.kind, 'TokenReview');
     assert.deepEqual(r.json.spec, { token: 'carol-token' });
+    // without spec.audiences the API's own (--api-audiences, by default the issuer) are reviewed and echoed
     assert.deepEqual(r.json.status, {
       authenticated: true,
       user: { username: 'carol', uid: 'uid-carol', groups: ['dev', 'qa', 'system:authenticated'] },
+      audiences: ['https://kubernetes.default.svc.cluster.local'],
     });
   });
 
