@@ -70,7 +70,7 @@ describe('token webhook, v1beta1 (the default)', () => {
     assert.equal(
       call.body,
       '{"kind":"TokenReview","apiVersion":"authentication.k8s.io/v1beta1","metadata":{"creationTimestamp":null},' +
-        '"spec":{"token":"good-1"},"status":{"user":{}}}',
+        '"spec":{"token":"good-1","audiences":["https://kubernetes.default.svc.cluster.local"]},"status":{"user":{}}}',
     );
   });
 
