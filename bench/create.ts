@@ -3,7 +3,13 @@
  * raw baseline measured in the same run on the same database: single-row JSONB INSERT transactions/s at 8
  * clients (pgbench -c 8 when installed; otherwise the same loop over postgres.js, and it says so).
  *
- *   npm run build && node dist/bench/create.js [--seconds=10] [--database-url=…]
+ *   npm run build && node dist/bench/create.js [--seconds=10] [--database-url=…] [--auth=all]
+ *     [--credential=admin|serviceaccount|certificate]
+ *
+ * `--auth=all` configures every authentication method beside the admin token (client CA, authenticating
+ * proxy, service-account keys, bootstrap tokens, a token webhook, an AuthenticationConfiguration);
+ * `--credential` is what the load generator presents: the admin token (a token-file entry), a service
+ * account's TokenRequest JWT, or a client certificate signed by the data dir's CA.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -13,11 +19,15 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { connect as tlsConnect } from 'node:tls';
 import postgres from 'postgres';
-import { startServer } from '../test/support/server.js';
+import { clientCertificate, dataDirCa, testCa } from '../test/support/certificates.js';
+import { startServer, type TestServer } from '../test/support/server.js';
+import { startTokenWebhook, type TokenWebhook } from '../test/support/token-webhook.js';
 import { arg, benchDatabase, clusterCpuNs, cpuMs, grownNs, machineCpuMs, parentOf } from './support.js';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const SECONDS = Number(arg('seconds', '10'));
+const AUTH = arg('auth', 'token');
+const CREDENTIAL = arg('credential', 'admin');
 const payload = (i: number) => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',
@@ -83,9 +93,20 @@ async function pgbenchBaseline(url: string): Promise<{ tps: number; how: string 
  * One closed-loop keep-alive HTTPS/1.1 connection: send a POST, read the whole answer, repeat. Raw TLS with
  * prebuilt request bytes keeps the load generator cheap: on 2 cores its CPU is taken from the server's.
  */
-function connection(url: URL, ca: string, request: (i: number) => Buffer, until: number, next: () => number) {
+function connection(
+  url: URL,
+  tls: ClientTls,
+  request: (i: number) => Buffer,
+  until: number,
+  next: () => number,
+) {
   return new Promise<{ ok: number; errors: number }>((resolve, reject) => {
-    const socket = tlsConnect({ host: url.hostname, port: Number(url.port), ca, servername: 'localhost' });
+    const socket = tlsConnect({
+      host: url.hostname,
+      port: Number(url.port),
+      servername: 'localhost',
+      ...tls,
+    });
     let ok = 0;
     let errors = 0;
     let buffer: Buffer = Buffer.alloc(0);
@@ -116,6 +137,13 @@ function connection(url: URL, ca: string, request: (i: number) => Buffer, until:
   });
 }
 
+/** What the load generator's TLS connections trust and present (a client certificate, or none). */
+interface ClientTls {
+  ca: string;
+  cert?: string;
+  key?: string;
+}
+
 interface LoadResult {
   rate: number;
   errors: number;
@@ -124,13 +152,14 @@ interface LoadResult {
 }
 
 /** The load: CLIENTS closed-loop keep-alive connections POSTing 1 KB ConfigMaps for SECONDS. */
-async function load(baseUrl: string, token: string, ca: string): Promise<LoadResult> {
+async function load(baseUrl: string, token: string, tls: ClientTls): Promise<LoadResult> {
   const url = new URL(baseUrl);
   const path = '/api/v1/namespaces/default/configmaps';
+  const authorization = token ? `Authorization: Bearer ${token}\r\n` : '';
   const request = (i: number) => {
     const body = JSON.stringify(payload(i));
     return Buffer.from(
-      `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\n` +
+      `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\n${authorization}` +
         `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
   };
@@ -138,11 +167,11 @@ async function load(baseUrl: string, token: string, ca: string): Promise<LoadRes
   const next = () => n++;
   // warm up connections and JIT
   const warm = await Promise.all(
-    Array.from({ length: CLIENTS }, () => connection(url, ca, request, Date.now() + 1000, next)),
+    Array.from({ length: CLIENTS }, () => connection(url, tls, request, Date.now() + 1000, next)),
   );
   const started = Date.now();
   const results = await Promise.all(
-    Array.from({ length: CLIENTS }, () => connection(url, ca, request, started + SECONDS * 1000, next)),
+    Array.from({ length: CLIENTS }, () => connection(url, tls, request, started + SECONDS * 1000, next)),
   );
   const seconds = (Date.now() - started) / 1000;
   const ok = results.reduce((a, r) => a + r.ok, 0);
@@ -181,7 +210,7 @@ interface CpuShares {
 async function loadFrom(
   url: string,
   token: string,
-  ca: string,
+  tls: ClientTls,
   serverPid: number,
   postmaster?: number,
 ): Promise<LoadResult & { cpu: CpuShares }> {
@@ -196,7 +225,7 @@ async function loadFrom(
       stdio: ['pipe', 'pipe', 'inherit'],
     },
   );
-  child.stdin.end(ca);
+  child.stdin.end(JSON.stringify(tls));
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   let clientMs = 0;
@@ -253,27 +282,90 @@ async function settle(url: string): Promise<void> {
   }
 }
 
+/** Flags for every authentication method beside the token file (each configured, none of them the bench's). */
+async function everyAuthenticationMethod(webhook: TokenWebhook): Promise<string[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pgkube-bench-auth-'));
+  const proxyCa = await testCa('bench-front-proxy');
+  const proxyCaFile = path.join(dir, 'front-proxy-ca.crt');
+  await writeFile(proxyCaFile, proxyCa.cert);
+  const webhookConfig = path.join(dir, 'webhook.kubeconfig');
+  await writeFile(webhookConfig, await webhook.kubeconfig('bench'), { mode: 0o600 });
+  const authenticationConfig = path.join(dir, 'authentication.yaml');
+  await writeFile(
+    authenticationConfig,
+    [
+      'apiVersion: apiserver.config.k8s.io/v1beta1',
+      'kind: AuthenticationConfiguration',
+      'anonymous:',
+      '  enabled: true',
+      '  conditions:',
+      '  - path: /livez',
+      '',
+    ].join('\n'),
+  );
+  return [
+    `--requestheader-client-ca-file=${proxyCaFile}`,
+    '--requestheader-allowed-names=front-proxy',
+    '--requestheader-username-headers=X-Remote-User',
+    '--requestheader-group-headers=X-Remote-Group',
+    '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+    '--enable-bootstrap-token-auth',
+    `--authentication-token-webhook-config-file=${webhookConfig}`,
+    `--authentication-config=${authenticationConfig}`,
+  ];
+}
+
+/** The bearer token and TLS identity of `--credential`. */
+async function credential(server: TestServer): Promise<{ token: string; tls: ClientTls }> {
+  if (CREDENTIAL === 'certificate') {
+    const pair = await clientCertificate(await dataDirCa(server.dataDir), {
+      cn: 'bench',
+      groups: ['system:masters'],
+    });
+    return { token: '', tls: { ca: server.ca, cert: pair.cert, key: pair.key } };
+  }
+  if (CREDENTIAL === 'serviceaccount') {
+    const sa = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'bench' } };
+    const made = await server.request('POST', '/api/v1/namespaces/default/serviceaccounts', { body: sa });
+    if (made.status !== 201) throw new Error(`service account: ${made.text}`);
+    const review = await server.request('POST', '/api/v1/namespaces/default/serviceaccounts/bench/token', {
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} },
+    });
+    if (review.status !== 201) throw new Error(`token request: ${review.text}`);
+    return { token: review.json.status.token as string, tls: { ca: server.ca } };
+  }
+  if (CREDENTIAL !== 'admin') throw new Error(`--credential: admin, serviceaccount or certificate`);
+  return { token: server.token, tls: { ca: server.ca } };
+}
+
 async function main() {
   const db = await benchDatabase('bench');
   const url = db.url;
   const raw = await pgbenchBaseline(url);
   await settle(url);
   const postmaster = await postmasterOf(url);
-  const server = await startServer({ databaseUrl: url });
-  const result = await loadFrom(server.url, server.token, server.ca, server.pid, postmaster);
+  const webhook =
+    AUTH === 'all' ? await startTokenWebhook(() => ({ status: { authenticated: false } })) : undefined;
+  const server = await startServer({
+    databaseUrl: url,
+    args: AUTH === 'all' ? await everyAuthenticationMethod(webhook!) : [],
+  });
+  const { token, tls } = await credential(server);
+  const result = await loadFrom(server.url, token, tls, server.pid, postmaster);
+  await webhook?.close();
   const pki = path.join(server.dataDir, 'pki');
   await server.stop();
   const bare = await bareFastify({
     cert: await readFile(path.join(pki, 'apiserver.crt'), 'utf8'),
     key: await readFile(path.join(pki, 'apiserver.key'), 'utf8'),
   });
-  const ceiling = await loadFrom(bare.url, 'none', server.ca, process.pid);
+  const ceiling = await loadFrom(bare.url, 'none', { ca: server.ca }, process.pid);
   await bare.close();
   await db.stop();
   console.log(`raw PostgreSQL single-row JSONB inserts/s (${raw.how}): ${raw.tps.toFixed(0)}`);
   console.log(`bare Fastify HTTPS echo of the same POST, same client: ${ceiling.rate.toFixed(0)}/s`);
   console.log(
-    `pgkube ConfigMap creates/s over HTTPS, ${CLIENTS} keep-alive clients: ${result.rate.toFixed(0)} (errors: ${result.errors})`,
+    `pgkube ConfigMap creates/s over HTTPS, ${CLIENTS} keep-alive clients (authentication: ${AUTH}, credential: ${CREDENTIAL}): ${result.rate.toFixed(0)} (errors: ${result.errors})`,
   );
   console.log(`ratio pgkube / raw PostgreSQL: ${(result.rate / raw.tps).toFixed(2)} (target >= 0.5)`);
   console.log(`ratio pgkube / bare Fastify: ${(result.rate / ceiling.rate).toFixed(2)}`);
@@ -285,7 +377,8 @@ if (process.argv[2] === '--client') {
   const chunks: Buffer[] = [];
   process.stdin.on('data', (c) => chunks.push(c));
   process.stdin.on('end', async () => {
-    const r = await load(process.argv[3], process.argv[4], Buffer.concat(chunks).toString());
+    const tls = JSON.parse(Buffer.concat(chunks).toString()) as ClientTls;
+    const r = await load(process.argv[3], process.argv[4], tls);
     process.stdout.write(JSON.stringify(r));
   });
 } else {

@@ -54,7 +54,7 @@ export class AppModule {
         RegistryModule.forRoot(config.apiEnablement),
         KindsModule,
         WatchModule.forRoot(config.historyRetentionMs),
-        AuthorizationModule,
+        AuthorizationModule.forRoot({ modes: config.authorizationModes }),
         AuthenticationModule.forRoot({
           ...server.authentication,
           tokens: server.tokens,

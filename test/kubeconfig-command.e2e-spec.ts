@@ -59,14 +59,44 @@ describe('pgkube kubeconfig', () => {
     assert.ok(hours > 23.9 && hours <= 24, String(hours));
 
     const whoami = await run(alice, ['auth', 'whoami', '-o', 'json']);
-    if (whoami.code === 0) {
-      const info = JSON.parse(whoami.stdout).status.userInfo;
-      assert.equal(info.username, 'alice');
-      assert.deepEqual(info.groups, ['dev', 'qa', 'system:authenticated']);
-    } else {
-      // until the server serves SelfSubjectReview
-      assert.match(whoami.stderr, /selfsubjectreviews API is not enabled/);
-    }
+    assert.equal(whoami.code, 0, whoami.stderr);
+    const info = JSON.parse(whoami.stdout).status.userInfo;
+    assert.equal(info.username, 'alice');
+    assert.deepEqual(info.groups, ['dev', 'qa', 'system:authenticated']);
+  });
+
+  it('--exec-service-account: kubectl runs pgkube credential and is the service account', async () => {
+    assert.equal((await run(s.kubeconfig, ['create', 'serviceaccount', 'robot', '-n', 'default'])).code, 0);
+    const robot = path.join(dir, 'robot.kubeconfig');
+    const made = await runPgkube([
+      'kubeconfig',
+      `--data-dir=${s.dataDir}`,
+      '--user=bob',
+      '--exec-service-account=default/robot',
+      `--out=${robot}`,
+    ]);
+    assert.equal(made.code, 0, made.stderr);
+    assert.equal(await mode(robot), 0o600);
+    assert.equal(await mode(`${robot}.credential`), 0o600);
+    const user = parse(await readFile(robot, 'utf8')).users[0].user;
+    assert.equal(user['client-certificate-data'], undefined);
+    assert.equal(user.exec.interactiveMode, 'Never');
+    assert.equal(certificateOf(await readFile(`${robot}.credential`, 'utf8')).subject, 'CN=bob');
+
+    const whoami = await run(robot, ['auth', 'whoami', '-o', 'json']);
+    assert.equal(whoami.code, 0, whoami.stderr);
+    const info = JSON.parse(whoami.stdout).status.userInfo;
+    assert.equal(info.username, 'system:serviceaccount:default:robot');
+    assert.ok(info.groups.includes('system:serviceaccounts:default'), info.groups.join());
+
+    const noOut = await runPgkube([
+      'kubeconfig',
+      `--data-dir=${s.dataDir}`,
+      '--user=bob',
+      '--exec-service-account=default/robot',
+    ]);
+    assert.equal(noOut.code, 2);
+    assert.match(noOut.stderr, /--exec-service-account needs --out FILE/);
   });
 
   it('prints to stdout without --out; kubectl is Forbidden by the name in the certificate', async () => {

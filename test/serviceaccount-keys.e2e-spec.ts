@@ -18,7 +18,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { createLocalJWKSet, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose';
 import { kubectl } from './support/kubectl.js';
-import { serverExit, whoAmIEntry } from './support/server.js';
+import { serverExit } from './support/server.js';
 import { useServer } from './support/use-server.js';
 
 const kidOf = (k: KeyObject) =>
@@ -47,7 +47,6 @@ describe('--service-account-signing-key-file, -key-file, -issuer, -max-token-exp
   const s = useServer(async () => {
     const f = await keyFiles();
     return {
-      entry: whoAmIEntry,
       args: [
         `--service-account-signing-key-file=${f.signing}`,
         `--service-account-key-file=${f.current}`,
@@ -103,13 +102,9 @@ describe('--service-account-signing-key-file, -key-file, -issuer, -max-token-exp
       .setExpirationTime(now + 600)
       .setJti(randomUUID())
       .sign(old.privateKey);
-    const manifest = `apiVersion: testing.pgkube.io/v1\nkind: WhoAmI\nmetadata:\n  name: old-key\n`;
     const r = await kubectl(
-      [`--token=${token}`, 'create', '-f', '-', '-o', 'jsonpath={.status.userInfo.username}'],
-      {
-        kubeconfig: s.kubeconfig,
-        input: manifest,
-      },
+      [`--token=${token}`, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'],
+      { kubeconfig: s.kubeconfig },
     );
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'system:serviceaccount:default:default');

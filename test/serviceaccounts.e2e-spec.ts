@@ -1,7 +1,6 @@
 /**
  * Service accounts against the real server and real kubectl 1.32: `kubectl create token` gives a token that
- * authenticates as the account (read back through the test-only WhoAmI kind, which stores the user the
- * pipeline authenticated), whose claims jose verifies against the server's published key set; the token dies
+ * authenticates as the account (read back with `kubectl auth whoami`), whose claims jose verifies against the server's published key set; the token dies
  * with its account or bound Secret and at its expiry; the controllers keep a `default` account and the
  * `kube-root-ca.crt` ConfigMap in every namespace and fill legacy token Secrets.
  */
@@ -19,7 +18,6 @@ import {
   type JSONWebKeySet,
 } from 'jose';
 import { kubectl } from './support/kubectl.js';
-import { whoAmIEntry } from './support/server.js';
 import { useServer, type UsedServer } from './support/use-server.js';
 
 const ISSUER = 'https://kubernetes.default.svc.cluster.local';
@@ -42,10 +40,9 @@ function tools(s: UsedServer) {
     assert.notEqual(r.code, 0, r.stdout);
     assert.equal(r.stderr.trim(), UNAUTHORIZED);
   };
-  /** The user a credential authenticates as: a WhoAmI created with it holds what the server saw. */
+  /** The user a credential authenticates as, as `kubectl auth whoami` shows it (a SelfSubjectReview). */
   const whoami = async (token: string) => {
-    const manifest = `apiVersion: testing.pgkube.io/v1\nkind: WhoAmI\nmetadata:\n  name: w-${randomUUID()}\n`;
-    const out = await ok(['create', '-f', '-', '-o', 'json'], { token, input: manifest });
+    const out = await ok(['auth', 'whoami', '-o', 'json'], { token });
     return JSON.parse(out).status.userInfo as Record<string, unknown>;
   };
   /** Polls until `check` passes (controllers act on watch events, not at once). */
@@ -72,7 +69,7 @@ async function publishedKeys(s: UsedServer): Promise<JSONWebKeySet> {
 }
 
 describe('service-account tokens with kubectl create token', () => {
-  const s = useServer({ entry: whoAmIEntry });
+  const s = useServer();
   const { run, ok, refused, whoami, eventually } = tools(s);
 
   it('a token of `default` authenticates as that account: name, uid, groups, credential id', async () => {
@@ -287,7 +284,7 @@ describe('service-account tokens with kubectl create token', () => {
 });
 
 describe('service-account controllers', () => {
-  const s = useServer({ entry: whoAmIEntry });
+  const s = useServer();
   const { ok, refused, whoami, eventually } = tools(s);
 
   it('every namespace gets a `default` ServiceAccount, made again when deleted', async () => {

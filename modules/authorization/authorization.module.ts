@@ -1,22 +1,21 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { AuthorizerChain } from './chain.js';
-import { PrivilegedGroupsAuthorizer } from './privileged-groups.js';
-import { AuthenticatedUsersAuthorizer, PublicInfoAuthorizer } from './public-info.js';
+import { authorizerChain } from './modes.js';
 
-/** The authorizer chain, system:masters first; anything no authorizer allows is forbidden. */
+export interface AuthorizationOptions {
+  /** --authorization-mode, in order (checked at parse time); empty: not given */
+  modes: readonly string[];
+}
+
+/** The authorizer chain of --authorization-mode, system:masters first; anything no authorizer allows is forbidden. */
 @Global()
-@Module({
-  providers: [
-    {
-      provide: AuthorizerChain,
-      useFactory: () =>
-        new AuthorizerChain([
-          new PrivilegedGroupsAuthorizer(),
-          new PublicInfoAuthorizer(),
-          new AuthenticatedUsersAuthorizer(),
-        ]),
-    },
-  ],
-  exports: [AuthorizerChain],
-})
-export class AuthorizationModule {}
+@Module({})
+export class AuthorizationModule {
+  static forRoot(options: AuthorizationOptions): DynamicModule {
+    return {
+      module: AuthorizationModule,
+      providers: [{ provide: AuthorizerChain, useFactory: () => authorizerChain(options.modes) }],
+      exports: [AuthorizerChain],
+    };
+  }
+}

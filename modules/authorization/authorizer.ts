@@ -28,6 +28,33 @@ export interface Verdict {
 
 export interface Authorizer {
   authorize(attributes: Attributes): Promise<Verdict>;
+  /**
+   * What `user` may do in `namespace` (cluster-wide rules included), for SelfSubjectRulesReview (kube's
+   * RuleResolver). An authorizer without it is not asked (system:masters); one that cannot tell says
+   * `incomplete` (a webhook).
+   */
+  rulesFor?(user: UserInfo, namespace: string): Promise<RulesAnswer>;
+}
+
+/** authorization.k8s.io ResourceRule: what SelfSubjectRulesReview lists */
+export interface ResourceRule {
+  verbs: string[];
+  apiGroups: string[];
+  resources: string[];
+  resourceNames: string[];
+}
+
+export interface NonResourceRule {
+  verbs: string[];
+  nonResourceURLs: string[];
+}
+
+export interface RulesAnswer {
+  resourceRules: ResourceRule[];
+  nonResourceRules: NonResourceRule[];
+  /** true when an authorizer could not list everything it allows */
+  incomplete: boolean;
+  evaluationError?: string;
 }
 
 export function requestAttributes(user: UserInfo, info: RequestInfo): Attributes {

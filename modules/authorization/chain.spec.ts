@@ -17,6 +17,7 @@ import {
 import { AuthorizerChain, forbidden } from './chain.js';
 import { PrivilegedGroupsAuthorizer } from './privileged-groups.js';
 import { AuthenticatedUsersAuthorizer, PublicInfoAuthorizer } from './public-info.js';
+import { authorizerChain } from './modes.js';
 
 class Fixed implements Authorizer {
   calls = 0;
@@ -141,5 +142,54 @@ describe('forbidden messages', () => {
     const e = forbidden(attrs(anonymous, 'GET', '/metrics'), 'no rule');
     assert.equal(e.message, 'forbidden: User "system:anonymous" cannot get path "/metrics": no rule');
     assert.equal(e.toStatus().details, undefined);
+  });
+});
+
+describe('authorizerChain (--authorization-mode)', () => {
+  it('AlwaysAllow allows everyone; AlwaysDeny has no opinion, so what nobody allows is forbidden', async () => {
+    const open = await authorizerChain(['AlwaysAllow']);
+    await open.check(attrs(anonymous, 'DELETE', '/api/v1/namespaces/x'));
+    const closed = await authorizerChain(['AlwaysDeny']);
+    const e = await refusal(closed.check(attrs(alice, 'GET', '/api/v1/namespaces')));
+    assert.match(e.message, /: Everything is forbidden\.$/);
+    // system:masters comes first, whatever the modes
+    await closed.check(attrs(admin, 'GET', '/api/v1/namespaces'));
+    await (
+      await authorizerChain(['AlwaysDeny', 'AlwaysAllow'])
+    ).check(attrs(alice, 'GET', '/api/v1/namespaces'));
+  });
+
+  it('a mode without an authorizer is refused at start', async () => {
+    await assert.rejects(authorizerChain(['Webhook']), /--authorization-mode: Webhook is not served yet/);
+  });
+});
+
+describe('AuthorizerChain.rulesFor', () => {
+  it("joins the rule resolvers' rules in order; system:masters' authorizer lists none", async () => {
+    const chain = await authorizerChain(['AlwaysDeny', 'AlwaysAllow']);
+    assert.deepEqual(await chain.rulesFor(alice, 'default'), {
+      resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], resourceNames: [] }],
+      nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+      incomplete: false,
+    });
+    const unsure: Authorizer = {
+      authorize: async () => noOpinion,
+      rulesFor: async () => ({
+        resourceRules: [],
+        nonResourceRules: [],
+        incomplete: true,
+        evaluationError: 'cannot list',
+      }),
+    };
+    const r = await new AuthorizerChain([new PrivilegedGroupsAuthorizer(), unsure, unsure]).rulesFor(
+      admin,
+      '',
+    );
+    assert.deepEqual(r, {
+      resourceRules: [],
+      nonResourceRules: [],
+      incomplete: true,
+      evaluationError: 'cannot list, cannot list',
+    });
   });
 });

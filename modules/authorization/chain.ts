@@ -3,7 +3,8 @@
  * decides, and a request no authorizer allows is forbidden (default deny).
  */
 import { ApiError } from '../api/index.js';
-import type { Attributes, Authorizer, Verdict } from './authorizer.js';
+import type { UserInfo } from '../api/index.js';
+import type { Attributes, Authorizer, RulesAnswer, Verdict } from './authorizer.js';
 
 export class AuthorizerChain implements Authorizer {
   constructor(private readonly authorizers: readonly Authorizer[]) {}
@@ -16,6 +17,22 @@ export class AuthorizerChain implements Authorizer {
       if (verdict.reason) reasons.push(verdict.reason);
     }
     return { decision: 'deny', reason: reasons.join('; ') || undefined };
+  }
+
+  /** Every rule resolver's rules, in chain order (kube's union of RuleResolvers). */
+  async rulesFor(user: UserInfo, namespace: string): Promise<RulesAnswer> {
+    const out: RulesAnswer = { resourceRules: [], nonResourceRules: [], incomplete: false };
+    const errors: string[] = [];
+    for (const authorizer of this.authorizers) {
+      if (!authorizer.rulesFor) continue;
+      const r = await authorizer.rulesFor(user, namespace);
+      out.resourceRules.push(...r.resourceRules);
+      out.nonResourceRules.push(...r.nonResourceRules);
+      out.incomplete ||= r.incomplete;
+      if (r.evaluationError) errors.push(r.evaluationError);
+    }
+    if (errors.length > 0) out.evaluationError = errors.join(', ');
+    return out;
   }
 
   /** Resolves when the request is allowed; a 403 Status otherwise. */

@@ -170,6 +170,41 @@ describe('watch cache', () => {
     assert.ok(recorder.flushes >= 3, 'each commit is flushed');
   });
 
+  it("a listener hears its own resource's changes only; `*` hears every resource; removed, none", async () => {
+    const { store, cache } = openCache();
+    await cache.start();
+    const [mine, other] = [freshResource(), freshResource()];
+    const only = Object.assign(new Recorder(), { resource: mine });
+    const every = new Recorder();
+    cache.addListener(only);
+    cache.addListener(every);
+    const put = (resource: string, name: string) => {
+      const key = { resource, namespace: 'ns', name };
+      return store.create(key, thing(key));
+    };
+    const a = await put(mine, 'a');
+    const b = await put(other, 'b');
+    assert.deepEqual(
+      only.events.map((e) => e.rv),
+      [a.rv],
+    );
+    assert.deepEqual(
+      every.events.map((e) => e.rv),
+      [a.rv, b.rv],
+    );
+    cache.removeListener(only);
+    await put(mine, 'c');
+    assert.equal(only.events.length, 1);
+    assert.equal(every.events.length, 3);
+    cache.endWatchers(mine);
+    assert.equal(only.closed, false, 'a removed listener is not closed again');
+    cache.addListener(only);
+    cache.endWatchers(other);
+    assert.equal(only.closed, false);
+    cache.endWatchers(mine);
+    assert.equal(only.closed, true);
+  });
+
   it("follows another writer's commits, and the revisions its failed writes took", async () => {
     const { cache } = openCache();
     await cache.start();

@@ -18,9 +18,9 @@ export interface WatchCacheOptions {
 }
 
 export interface CacheListener {
-  /** the storage key (`<group>/<resource>`) listened to */
+  /** the storage key (`<group>/<resource>`) listened to; `*`: every resource */
   readonly resource: string;
-  /** called for every change in revision order */
+  /** called for every change of `resource`, in revision order */
   onEvent(event: CachedEvent): void;
   /** called after each batch of changes (one commit, one page of the change log): send what onEvent queued */
   flush(): void;
@@ -50,6 +50,8 @@ export class WatchCache {
   private readonly objects = new Map<string, SortedIndex>();
   private history: CachedEvent[] = [];
   private readonly listeners = new Set<CacheListener>();
+  /** the same listeners by storage key: a change visits only its own resource's listeners */
+  private readonly listenersOf = new Map<string, Set<CacheListener>>();
   private waiters: { rv: number; resolve: () => void }[] = [];
   private pulling?: Promise<void>;
   private again = false;
@@ -187,7 +189,10 @@ export class WatchCache {
     const event: CachedEvent = { ...change, prev, at: Date.now() };
     this.history.push(event);
     this.rv = change.rv;
-    for (const listener of this.listeners) listener.onEvent(event);
+    const listeners = this.listenersOf.get(change.resource);
+    if (listeners) for (const listener of listeners) listener.onEvent(event);
+    const everything = this.listenersOf.get('*');
+    if (everything) for (const listener of everything) listener.onEvent(event);
   }
 
   private flush(): void {
@@ -325,15 +330,21 @@ export class WatchCache {
 
   addListener(listener: CacheListener): void {
     this.listeners.add(listener);
+    let same = this.listenersOf.get(listener.resource);
+    if (!same) this.listenersOf.set(listener.resource, (same = new Set()));
+    same.add(listener);
   }
 
   removeListener(listener: CacheListener): void {
     this.listeners.delete(listener);
+    const same = this.listenersOf.get(listener.resource);
+    same?.delete(listener);
+    if (same?.size === 0) this.listenersOf.delete(listener.resource);
   }
 
   /** Ends every watch of a storage key cleanly, as kube ends those of a deleted CRD: clients relist. */
   endWatchers(resource: string): void {
-    for (const listener of [...this.listeners]) if (listener.resource === resource) listener.close();
+    for (const listener of [...(this.listenersOf.get(resource) ?? [])]) listener.close();
   }
 
   private bucket(resource: string): SortedIndex {

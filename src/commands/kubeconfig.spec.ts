@@ -54,6 +54,15 @@ describe('pgkube kubeconfig flags', () => {
     [['--user=a', '--group='], /--group: empty group name/],
     [['--user=a', '--nope=1'], /unexpected argument "--nope=1"/],
     [['--user'], /flag needs an argument: --user/],
+    [
+      ['--user=a', '--exec-service-account=robot', '--out=f'],
+      /--exec-service-account must be NAMESPACE\/NAME/,
+    ],
+    [
+      ['--user=a', '--exec-service-account=a/b/c', '--out=f'],
+      /--exec-service-account must be NAMESPACE\/NAME/,
+    ],
+    [['--user=a', '--exec-service-account=default/robot'], /--exec-service-account needs --out FILE/],
   ] as const) {
     it(`refuses ${argv.join(' ') || 'no flags'}`, () => {
       assert.throws(

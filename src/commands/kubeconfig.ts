@@ -3,9 +3,13 @@
  * for the server of a data dir, with a new client certificate (CN the user, each O a group) signed by the
  * data dir's CA, or by `--client-ca-file` + `--client-ca-key-file` when the server trusts another CA. The
  * server's URL and CA come from the data dir's admin.kubeconfig, which the server writes at every start.
+ *
+ * With `--exec-service-account NS/NAME` the certificate kubeconfig is written to FILE.credential and FILE's
+ * user runs `pgkube credential` with it: kubectl then holds only short-lived tokens of that account.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   kubeconfigCluster,
   kubeconfigYaml,
@@ -24,6 +28,7 @@ export interface KubeconfigCommand {
   out?: string;
   clientCaFile?: string;
   clientCaKeyFile?: string;
+  execServiceAccount?: string;
 }
 
 const DEFAULT_EXPIRATION = '24h';
@@ -38,6 +43,9 @@ export const kubeconfigUsage = [
   '  --out FILE                 write the kubeconfig here (mode 0600) instead of to stdout',
   "  --client-ca-file F         sign with this CA (the server's --client-ca-file) instead of the data dir's",
   '  --client-ca-key-file F     the key of --client-ca-file',
+  '  --exec-service-account NS/NAME',
+  '                             the user runs `pgkube credential` for tokens of this service account, with',
+  '                             the certificate kubeconfig it writes to FILE.credential (needs --out FILE)',
 ].join('\n');
 
 const VALUE_FLAGS = [
@@ -48,6 +56,7 @@ const VALUE_FLAGS = [
   'out',
   'client-ca-file',
   'client-ca-key-file',
+  'exec-service-account',
 ];
 
 export function parseKubeconfigCommand(argv: readonly string[]): KubeconfigCommand | 'help' {
@@ -78,6 +87,15 @@ export function parseKubeconfigCommand(argv: readonly string[]): KubeconfigComma
   if (Boolean(clientCaFile) !== Boolean(clientCaKeyFile)) {
     throw new ConfigError('--client-ca-file and --client-ca-key-file must be given together');
   }
+  const execServiceAccount = one('exec-service-account');
+  if (execServiceAccount !== undefined) {
+    if (!/^[^/]+\/[^/]+$/.test(execServiceAccount))
+      throw new ConfigError('--exec-service-account must be NAMESPACE/NAME');
+    if (!one('out'))
+      throw new ConfigError(
+        '--exec-service-account needs --out FILE (FILE.credential holds the certificate)',
+      );
+  }
   return {
     dataDir: path.resolve(one('data-dir') ?? '.pgkube'),
     user,
@@ -86,6 +104,7 @@ export function parseKubeconfigCommand(argv: readonly string[]): KubeconfigComma
     out: one('out'),
     clientCaFile,
     clientCaKeyFile,
+    ...(execServiceAccount ? { execServiceAccount } : {}),
   };
 }
 
@@ -148,13 +167,42 @@ export async function writeKubeconfig(o: KubeconfigCommand): Promise<string> {
   const cluster = kubeconfigCluster(text);
   if (!cluster?.caPem)
     throw new Error(`${adminFile}: no cluster with a server and certificate-authority-data`);
-  const yaml = kubeconfigYaml({
+  const certificate = kubeconfigYaml({
     server: cluster.server,
     caPem: cluster.caPem,
     user: await certificateUser(o),
   });
-  if (o.out) await writePrivateFile(path.resolve(o.out), yaml);
+  if (!o.out) return certificate;
+  const out = path.resolve(o.out);
+  if (!o.execServiceAccount) {
+    await writePrivateFile(out, certificate);
+    return certificate;
+  }
+  await writePrivateFile(`${out}.credential`, certificate);
+  const yaml = kubeconfigYaml({
+    server: cluster.server,
+    caPem: cluster.caPem,
+    user: execUser(o.execServiceAccount, `${out}.credential`),
+  });
+  await writePrivateFile(out, yaml);
   return yaml;
+}
+
+/** A user that runs this pgkube's `credential` command (absolute paths: kubectl's PATH may not have pgkube). */
+function execUser(serviceAccount: string, credentialFile: string): KubeconfigUser {
+  const main = fileURLToPath(new URL('../main.js', import.meta.url));
+  return {
+    name: serviceAccount.replace('/', ':'),
+    credentials: {
+      exec: {
+        apiVersion: 'client.authentication.k8s.io/v1',
+        command: process.execPath,
+        args: [main, 'credential', '--kubeconfig', credentialFile, '--service-account', serviceAccount],
+        interactiveMode: 'Never',
+        provideClusterInfo: false,
+      },
+    },
+  };
 }
 
 /** The CLI: parse errors exit 2, others 1, each naming what to fix. */

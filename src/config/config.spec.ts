@@ -183,6 +183,56 @@ describe('parseConfig', () => {
     );
   });
 
+  it('reads the authorization flags: modes in order, their files, the webhook cache', () => {
+    const none = parseConfig([], {});
+    assert.deepEqual(none.authorizationModes, []);
+    assert.equal(none.authorizationWebhookVersion, 'v1beta1');
+    assert.equal(none.authorizationWebhookCacheAuthorizedTtlMs, 300_000);
+    assert.equal(none.authorizationWebhookCacheUnauthorizedTtlMs, 30_000);
+    const c = parseConfig(
+      [
+        '--authorization-mode=Node,RBAC',
+        '--authorization-mode',
+        'ABAC,Webhook',
+        '--authorization-policy-file=p.jsonl',
+        '--authorization-webhook-config-file=w.kubeconfig',
+        '--authorization-webhook-version=v1',
+        '--authorization-webhook-cache-authorized-ttl=1m',
+        '--authorization-webhook-cache-unauthorized-ttl=0',
+      ],
+      {},
+    );
+    assert.deepEqual(c.authorizationModes, ['Node', 'RBAC', 'ABAC', 'Webhook']);
+    assert.equal(c.authorizationPolicyFile, 'p.jsonl');
+    assert.equal(c.authorizationWebhookConfigFile, 'w.kubeconfig');
+    assert.equal(c.authorizationWebhookVersion, 'v1');
+    assert.equal(c.authorizationWebhookCacheAuthorizedTtlMs, 60_000);
+    assert.equal(c.authorizationWebhookCacheUnauthorizedTtlMs, 0);
+    assert.equal(parseConfig(['--authorization-config=a.yaml'], {}).authorizationConfig, 'a.yaml');
+  });
+
+  for (const [argv, message] of [
+    [['--authorization-mode=RBAC,Bogus'], /authorization-mode "Bogus" is not a valid mode/],
+    [['--authorization-mode=RBAC,RBAC'], /"RBAC" has mode specified more than once/],
+    [['--authorization-mode=RBAC,'], /--authorization-mode: empty value in "RBAC,"/],
+    [['--authorization-mode=ABAC'], /ABAC's authorization policy file not passed/],
+    [['--authorization-policy-file=p'], /cannot specify --authorization-policy-file without mode ABAC/],
+    [['--authorization-mode=Webhook'], /Webhook's authorization config file not passed/],
+    [
+      ['--authorization-webhook-config-file=w'],
+      /cannot specify --authorization-webhook-config-file without mode Webhook/,
+    ],
+    [
+      ['--authorization-config=a.yaml', '--authorization-mode=RBAC'],
+      /--authorization-config can not be specified when --authorization-mode flags are set/,
+    ],
+    [['--authorization-webhook-version=v2'], /unsupported authorization webhook version "v2"/],
+  ] as const) {
+    it(`authorization: refuses ${argv.join(' ')}`, () => {
+      assert.throws(() => parseConfig([...argv], {}), message);
+    });
+  }
+
   it('defaults to serve without a command', () => {
     assert.equal(parseConfig(['--secure-port=1'], {}).command, 'serve');
   });

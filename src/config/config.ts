@@ -7,6 +7,7 @@ import { servedMinorVersion } from '../../modules/api/index.js';
 import { validateShowHidden } from '../../modules/metrics/index.js';
 import { builtinDefinitions } from '../../modules/kinds/index.js';
 import { enabledControllers } from '../../modules/controllers/index.js';
+import { AuthorizationFlagError, checkAuthorizationFlags } from '../../modules/authorization/index.js';
 import {
   ApiEnablement,
   FeatureGates,
@@ -76,6 +77,19 @@ export interface Config {
   authenticationTokenWebhookCacheTtlMs: number;
   /** --authentication-token-webhook-timeout (pgkube's; kube fixes 30s): one webhook review, retries included */
   authenticationTokenWebhookTimeoutMs: number;
+  /** --authorization-mode, in order; empty: not given */
+  authorizationModes: string[];
+  /** --authorization-policy-file: ABAC's policy, one JSON Policy per line */
+  authorizationPolicyFile?: string;
+  /** --authorization-webhook-config-file: kubeconfig of the Webhook mode's SubjectAccessReview endpoint */
+  authorizationWebhookConfigFile?: string;
+  /** --authorization-webhook-version: the SubjectAccessReview version sent to the webhook */
+  authorizationWebhookVersion: 'v1' | 'v1beta1';
+  /** --authorization-webhook-cache-authorized-ttl, -unauthorized-ttl */
+  authorizationWebhookCacheAuthorizedTtlMs: number;
+  authorizationWebhookCacheUnauthorizedTtlMs: number;
+  /** --authorization-config: an AuthorizationConfiguration file (excludes the flags above) */
+  authorizationConfig?: string;
   /** --controllers: the in-process controllers that run (checked at parse time) */
   controllers: string[];
   /** --feature-gates */
@@ -175,6 +189,14 @@ const commaList = (v: string, flag: string) => {
   const items = v.split(',').map((i) => i.trim());
   if (items.some((i) => i === '')) throw new ConfigError(`${flag}: empty value in "${v}"`);
   return items;
+};
+
+/** the SubjectAccessReview versions kube's authorization webhook speaks */
+const sarVersion = (v: string, flag: string) => {
+  if (v === 'v1' || v === 'v1beta1') return v;
+  throw new ConfigError(
+    `${flag}: unsupported authorization webhook version "${v}", supported versions are "v1", "v1beta1"`,
+  );
 };
 
 const flags: Record<string, FlagSpec> = {
@@ -280,6 +302,42 @@ const flags: Record<string, FlagSpec> = {
     key: 'authenticationTokenWebhookTimeoutMs',
     parse: webhookTimeout,
     help: 'most time one webhook review may take, retries included, before the token counts as refused (default 30s, at most 30s)',
+  },
+  'authorization-mode': {
+    key: 'authorizationModes',
+    parse: commaList,
+    list: true,
+    help: 'authorizers in order: AlwaysAllow, AlwaysDeny, ABAC, RBAC, Node, Webhook; system:masters is always allowed',
+  },
+  'authorization-policy-file': {
+    key: 'authorizationPolicyFile',
+    parse: text,
+    help: 'ABAC policy (--authorization-mode=ABAC): one abac.authorization.kubernetes.io/v1beta1 Policy per line',
+  },
+  'authorization-webhook-config-file': {
+    key: 'authorizationWebhookConfigFile',
+    parse: text,
+    help: 'kubeconfig of the webhook asked (SubjectAccessReview) in --authorization-mode=Webhook',
+  },
+  'authorization-webhook-version': {
+    key: 'authorizationWebhookVersion',
+    parse: sarVersion,
+    help: 'SubjectAccessReview version sent to and expected from the webhook: v1beta1 (default) or v1',
+  },
+  'authorization-webhook-cache-authorized-ttl': {
+    key: 'authorizationWebhookCacheAuthorizedTtlMs',
+    parse: durationOrZero,
+    help: "how long the webhook's allows are cached (default 5m0s)",
+  },
+  'authorization-webhook-cache-unauthorized-ttl': {
+    key: 'authorizationWebhookCacheUnauthorizedTtlMs',
+    parse: durationOrZero,
+    help: "how long the webhook's denials are cached (default 30s)",
+  },
+  'authorization-config': {
+    key: 'authorizationConfig',
+    parse: text,
+    help: 'AuthorizationConfiguration file (apiserver.config.k8s.io/v1, v1beta1); not with the other --authorization-* flags',
   },
   'enable-bootstrap-token-auth': {
     key: 'enableBootstrapTokenAuth',
@@ -449,6 +507,10 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     authenticationTokenWebhookCacheTtlMs: 2 * 60_000,
     authenticationTokenWebhookTimeoutMs: 30_000,
     enableBootstrapTokenAuth: false,
+    authorizationModes: [],
+    authorizationWebhookVersion: 'v1beta1',
+    authorizationWebhookCacheAuthorizedTtlMs: 5 * 60_000,
+    authorizationWebhookCacheUnauthorizedTtlMs: 30_000,
     controllers: [],
     requestheaderAllowedNames: [],
     requestheaderUsernameHeaders: ['X-Remote-User'],
@@ -508,6 +570,20 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     throw new ConfigError('--tls-cert-file and --tls-private-key-file must be given together');
   }
   checkServiceAccountFlags(config);
+  try {
+    checkAuthorizationFlags(
+      {
+        modes: config.authorizationModes,
+        policyFile: config.authorizationPolicyFile,
+        webhookConfigFile: config.authorizationWebhookConfigFile,
+        configFile: config.authorizationConfig,
+      },
+      given,
+    );
+  } catch (e) {
+    if (e instanceof AuthorizationFlagError) throw new ConfigError(e.message);
+    throw e;
+  }
   config.warnings.push(...checkRequestHeaderFlags(config, given));
   if (config.command === 'migrate' && !config.databaseUrl) {
     throw new ConfigError('migrate needs --database-url (or DATABASE_URL)');

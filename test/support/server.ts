@@ -12,10 +12,6 @@ import { fileURLToPath } from 'node:url';
 const mainJs = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 /** The server entry that also serves the test-only kinds of test-apis.ts. */
 export const testApisEntry = fileURLToPath(new URL('./test-apis-main.js', import.meta.url));
-/** The server entry that also serves the test-only Caller kind of caller-api.ts (who created it). */
-export const callerEntry = fileURLToPath(new URL('./caller-main.js', import.meta.url));
-/** The server entry that also serves the test-only WhoAmI kind of whoami-api.ts. */
-export const whoAmIEntry = fileURLToPath(new URL('./whoami-main.js', import.meta.url));
 
 export interface Response {
   status: number;

@@ -1,0 +1,100 @@
+/**
+ * `--authorization-mode` and the flags that go with its modes, checked at parse time with kube's messages,
+ * and the chain they make: system:masters first (kube's privileged-group authorizer), then each mode in the
+ * order given. A mode is built by its factory from what the server has at start.
+ */
+import type { Authorizer } from './authorizer.js';
+import { AuthorizerChain } from './chain.js';
+import { PrivilegedGroupsAuthorizer } from './privileged-groups.js';
+import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from './always.js';
+import { AuthenticatedUsersAuthorizer, PublicInfoAuthorizer } from './public-info.js';
+
+export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'RBAC', 'Node', 'Webhook'] as const;
+export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
+
+export interface AuthorizationFlags {
+  /** --authorization-mode, as given; empty: not given */
+  modes: string[];
+  /** --authorization-policy-file (ABAC) */
+  policyFile?: string;
+  /** --authorization-webhook-config-file (Webhook) */
+  webhookConfigFile?: string;
+  /** --authorization-config (AuthorizationConfiguration); excludes the flags above */
+  configFile?: string;
+}
+
+export class AuthorizationFlagError extends Error {}
+
+/** kube's checks of the authorization flags (BuildAuthorizer's options validation), with its wording. */
+export function checkAuthorizationFlags(f: AuthorizationFlags, given: ReadonlySet<string>): void {
+  if (f.configFile !== undefined) {
+    const legacy = [
+      'authorization-mode',
+      'authorization-policy-file',
+      'authorization-webhook-config-file',
+      'authorization-webhook-version',
+      'authorization-webhook-cache-authorized-ttl',
+      'authorization-webhook-cache-unauthorized-ttl',
+    ].filter((flag) => given.has(flag));
+    if (legacy.length > 0)
+      throw new AuthorizationFlagError(
+        `--authorization-config can not be specified when ${legacy.map((l) => `--${l}`).join(', ')} flags are set`,
+      );
+    return;
+  }
+  const seen = new Set<string>();
+  for (const mode of f.modes) {
+    if (!(AUTHORIZATION_MODES as readonly string[]).includes(mode))
+      throw new AuthorizationFlagError(
+        `--authorization-mode: authorization-mode "${mode}" is not a valid mode (valid: ${AUTHORIZATION_MODES.join(', ')})`,
+      );
+    if (seen.has(mode))
+      throw new AuthorizationFlagError(`--authorization-mode: "${mode}" has mode specified more than once`);
+    seen.add(mode);
+  }
+  if (given.has('authorization-mode') && f.modes.length === 0)
+    throw new AuthorizationFlagError('--authorization-mode: at least one authorization-mode must be passed');
+  if (seen.has('ABAC') && !f.policyFile)
+    throw new AuthorizationFlagError(
+      "--authorization-mode ABAC's authorization policy file not passed (--authorization-policy-file)",
+    );
+  if (!seen.has('ABAC') && f.policyFile)
+    throw new AuthorizationFlagError('cannot specify --authorization-policy-file without mode ABAC');
+  if (seen.has('Webhook') && !f.webhookConfigFile)
+    throw new AuthorizationFlagError(
+      "--authorization-mode Webhook's authorization config file not passed (--authorization-webhook-config-file)",
+    );
+  if (!seen.has('Webhook') && f.webhookConfigFile)
+    throw new AuthorizationFlagError(
+      'cannot specify --authorization-webhook-config-file without mode Webhook',
+    );
+}
+
+/** Builds one mode's authorizer; a mode without a factory is refused at start. */
+export type ModeFactory = () => Authorizer | Promise<Authorizer>;
+
+const builtinFactories: Partial<Record<AuthorizationMode, ModeFactory>> = {
+  AlwaysAllow: () => new AlwaysAllowAuthorizer(),
+  AlwaysDeny: () => new AlwaysDenyAuthorizer(),
+};
+
+/**
+ * The chain for `modes`; without modes, the rules this server had before RBAC (public paths, then every
+ * authenticated user) — to be replaced by kube's default `Node,RBAC`.
+ */
+export async function authorizerChain(
+  modes: readonly string[],
+  factories: Partial<Record<AuthorizationMode, ModeFactory>> = {},
+): Promise<AuthorizerChain> {
+  const privileged = new PrivilegedGroupsAuthorizer();
+  if (modes.length === 0)
+    return new AuthorizerChain([privileged, new PublicInfoAuthorizer(), new AuthenticatedUsersAuthorizer()]);
+  const all = { ...builtinFactories, ...factories };
+  const authorizers: Authorizer[] = [privileged];
+  for (const mode of modes) {
+    const factory = all[mode as AuthorizationMode];
+    if (!factory) throw new AuthorizationFlagError(`--authorization-mode: ${mode} is not served yet`);
+    authorizers.push(await factory());
+  }
+  return new AuthorizerChain(authorizers);
+}
