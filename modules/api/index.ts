@@ -26,3 +26,4 @@ export { parseLabelSelector } from './selectors/labels.js';
 export * from './meta-schemas.js';
 export * from './request-context.js';
 export * from './gvk.js';
+export { goDurationString, parseGoDuration } from './go-duration.js';

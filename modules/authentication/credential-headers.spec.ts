@@ -4,6 +4,9 @@ import { describe, it } from 'node:test';
 import { CredentialHeaders, type HeaderCarrier } from './credential-headers.js';
 
 /** headers as Node gives them: the raw list, and an object of lower-case names made from it */
+const present = (headers: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined));
+
 function carrier(pairs: [string, string][]): HeaderCarrier {
   const headers: Record<string, string> = {};
   for (const [name, value] of pairs) headers[name.toLowerCase()] = value;
@@ -29,7 +32,7 @@ describe('CredentialHeaders', () => {
       groupHeaders: [],
       extraHeaderPrefixes: ['X-Proxy-Extra-'],
     }).remove(request);
-    assert.deepEqual(request.headers, { accept: 'application/json', 'impersonate-user': 'carol' });
+    assert.deepEqual(present(request.headers), { accept: 'application/json', 'impersonate-user': 'carol' });
     assert.deepEqual(request.rawHeaders, ['Accept', 'application/json', 'Impersonate-User', 'carol']);
   });
 
@@ -39,7 +42,7 @@ describe('CredentialHeaders', () => {
       rawHeaders: ['X-Remote-User', 'bob', 'Host', 'h'],
     };
     new CredentialHeaders().remove(request);
-    assert.deepEqual(request.headers, { host: 'h' });
+    assert.deepEqual(present(request.headers), { host: 'h' });
     assert.deepEqual(request.rawHeaders, ['Host', 'h']);
   });
 });

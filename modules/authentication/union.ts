@@ -86,14 +86,11 @@ export class AuthenticatorUnion implements Authenticator {
 
   async authenticate(request: AuthenticationRequest): Promise<UserInfo> {
     // kube puts the API's audiences in every request's context; authenticators that care read them there
-    const asked =
-      this.apiAudiences.length > 0 && !request.audiences
-        ? { ...request, audiences: this.apiAudiences }
-        : request;
+    if (this.apiAudiences.length > 0 && !request.audiences) request.audiences = this.apiAudiences;
     let refused: unknown;
     for (const authenticator of this.authenticators) {
       try {
-        const user = await authenticator.authenticate(asked);
+        const user = await authenticator.authenticate(request);
         if (user) return withAuthenticatedGroup(user);
       } catch (e) {
         refused ??= e;

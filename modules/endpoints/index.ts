@@ -6,4 +6,4 @@ export { ResourceHandlers } from './resources.js';
 export type { ResourceRequest } from './request.js';
 export { EndpointsModule, type EndpointsOptions, type RequestLimits } from './endpoints.module.js';
 export { InflightLimiter, tooManyRequests } from './inflight.js';
-export { RequestTimeouts, parseGoDuration, requestTimedOut, watchTimeoutMs } from './timeout.js';
+export { RequestTimeouts, requestTimedOut, watchTimeoutMs } from './timeout.js';

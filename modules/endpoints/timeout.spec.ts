@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { ApiError } from '../api/index.js';
-import { parseGoDuration, RequestTimeouts, requestTimedOut, watchTimeoutMs } from './timeout.js';
+import { RequestTimeouts, requestTimedOut, watchTimeoutMs } from './timeout.js';
 
 describe('watchTimeoutMs', () => {
   it('is timeoutSeconds when given', () => {
@@ -31,29 +31,6 @@ describe('watchTimeoutMs', () => {
   it('is unlimited when --min-request-timeout is 0 and no timeoutSeconds is given', () => {
     assert.equal(watchTimeoutMs(0, 0), Infinity);
     assert.equal(watchTimeoutMs(3, 0), 3000);
-  });
-});
-
-describe('parseGoDuration', () => {
-  it('reads Go durations in milliseconds', () => {
-    assert.equal(parseGoDuration('0'), 0);
-    assert.equal(parseGoDuration('5s'), 5000);
-    assert.equal(parseGoDuration('1m0s'), 60_000);
-    assert.equal(parseGoDuration('1h30m'), 5_400_000);
-    assert.equal(parseGoDuration('1.5s'), 1500);
-    assert.equal(parseGoDuration('250ms'), 250);
-    assert.equal(parseGoDuration('1500us'), 1.5);
-    assert.equal(parseGoDuration('-2s'), -2000);
-  });
-
-  it('refuses what Go refuses, with its messages', () => {
-    assert.throws(() => parseGoDuration(''), { message: 'time: invalid duration ""' });
-    assert.throws(() => parseGoDuration('abc'), { message: 'time: invalid duration "abc"' });
-    assert.throws(() => parseGoDuration('10'), { message: 'time: missing unit in duration "10"' });
-    assert.throws(() => parseGoDuration('3days'), {
-      message: 'time: unknown unit "days" in duration "3days"',
-    });
-    assert.throws(() => parseGoDuration('.s'), /invalid duration/);
   });
 });
 

@@ -4,7 +4,7 @@
  * (`--request-timeout`, shortened by its own `?timeout=`); a watch ends after its `timeoutSeconds`, or after a
  * random time in [`--min-request-timeout`, 2 × that).
  */
-import { ApiError } from '../api/index.js';
+import { ApiError, parseGoDuration } from '../api/index.js';
 
 /** kube's NewTimeoutError("request did not complete within the allotted timeout", 0) */
 export function requestTimedOut(): ApiError {
@@ -12,44 +12,6 @@ export function requestTimedOut(): ApiError {
 }
 
 const INVALID_TIMEOUT = 'invalid timeout specified in the request URL';
-
-const goUnits: Record<string, number> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  μs: 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-};
-
-/** Go's time.ParseDuration, in milliseconds; throws Go's message for a malformed value. */
-export function parseGoDuration(value: string): number {
-  const quoted = JSON.stringify(value);
-  let s = value;
-  let sign = 1;
-  if (s[0] === '-' || s[0] === '+') {
-    if (s[0] === '-') sign = -1;
-    s = s.slice(1);
-  }
-  if (s === '0') return 0;
-  if (s === '') throw new Error(`time: invalid duration ${quoted}`);
-  let ms = 0;
-  while (s !== '') {
-    const m = /^(\d*)(?:\.(\d*))?/.exec(s)!;
-    if (m[0] === '' || m[0] === '.') throw new Error(`time: invalid duration ${quoted}`);
-    s = s.slice(m[0].length);
-    const unit = /^[^\d.]*/.exec(s)![0];
-    if (unit === '') throw new Error(`time: missing unit in duration ${quoted}`);
-    const scale = goUnits[unit];
-    if (scale === undefined)
-      throw new Error(`time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`);
-    s = s.slice(unit.length);
-    ms += Number(`${m[1] || '0'}.${m[2] || '0'}`) * scale;
-  }
-  return sign * ms;
-}
 
 /** The time a watch stays open: its timeoutSeconds, else a random time in [min, 2·min) (0: no limit). */
 export function watchTimeoutMs(
