@@ -1,0 +1,172 @@
+/**
+ * The authorizers of an --authorization-config file, as one member of the chain that swaps them as a whole
+ * when the file is reloaded: a request is judged by one configuration, never half of each. Reloads are
+ * kube's: on a change of the file and every 60 s; an unchanged file is nothing to do; a file that does not
+ * parse, does not validate or adds/removes a non-webhook authorizer keeps the old authorizers, and is
+ * reported (log and metrics).
+ */
+import { createHash } from 'node:crypto';
+import { watch, type FSWatcher } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { UserInfo } from '../api/index.js';
+import {
+  parseAuthorizationConfiguration,
+  refusedReload,
+  type AuthorizationConfiguration,
+  type MatchConditionCheck,
+} from './authorization-config.js';
+import { noOpinion, type Attributes, type Authorizer, type RulesAnswer, type Verdict } from './authorizer.js';
+
+/** One configured authorizer, with what kube's decision metric labels it by. */
+export interface NamedAuthorizer {
+  type: string;
+  name: string;
+  authorizer: Authorizer;
+}
+
+export type ReloadStatus = 'success' | 'failure';
+
+export interface ConfiguredOptions {
+  file: string;
+  /** compiles a match condition (modules/cel); a string is why it does not */
+  check: MatchConditionCheck;
+  /** the authorizers of a configuration (webhooks new each time; Node and RBAC may be the same objects) */
+  build: (config: AuthorizationConfiguration) => Promise<NamedAuthorizer[]>;
+  log: (message: string) => void;
+  /** a reload happened (kube's apiserver_authorization_config_controller_automatic_reload* metrics) */
+  onReload?: (status: ReloadStatus, hash: string) => void;
+  /** a decision (kube's apiserver_authorization_decisions_total) */
+  onDecision?: (type: string, name: string, decision: Verdict['decision']) => void;
+  /** kube polls every minute besides watching the file */
+  pollMs?: number;
+}
+
+const sha256 = (bytes: string) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+
+export class ConfiguredAuthorizers implements Authorizer {
+  private current: readonly NamedAuthorizer[] = [];
+  private config?: AuthorizationConfiguration;
+  private hash = '';
+  private timer?: NodeJS.Timeout;
+  private watcher?: FSWatcher;
+  private reloading: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: ConfiguredOptions) {}
+
+  /** The first load: a file that does not work stops the server (thrown, naming the flag). */
+  async start(): Promise<void> {
+    const text = await this.read();
+    const config = this.parse(text);
+    this.swap(config, await this.options.build(config), sha256(text));
+    const poll = () => void this.reload();
+    this.timer = setInterval(poll, this.options.pollMs ?? 60_000);
+    this.timer.unref();
+    try {
+      // editors replace files: a watch may end; the poll still finds the change
+      this.watcher = watch(this.options.file, { persistent: false }, poll);
+      this.watcher.on('error', () => this.watcher?.close());
+    } catch {
+      this.watcher = undefined;
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.watcher?.close();
+  }
+
+  /** Reads the file again; one reload at a time. Resolves when done, whatever the outcome. */
+  reload(): Promise<void> {
+    this.reloading = this.reloading.then(() => this.reloadOnce());
+    return this.reloading;
+  }
+
+  get configuration(): AuthorizationConfiguration | undefined {
+    return this.config;
+  }
+
+  async authorize(attributes: Attributes): Promise<Verdict> {
+    const reasons: string[] = [];
+    for (const { type, name, authorizer } of this.current) {
+      const verdict = await authorizer.authorize(attributes);
+      this.options.onDecision?.(type, name, verdict.decision);
+      if (verdict.decision !== 'noOpinion') return verdict;
+      if (verdict.reason) reasons.push(verdict.reason);
+    }
+    return reasons.length > 0 ? { decision: 'noOpinion', reason: reasons.join('; ') } : noOpinion;
+  }
+
+  async rulesFor(user: UserInfo, namespace: string): Promise<RulesAnswer> {
+    const out: RulesAnswer = { resourceRules: [], nonResourceRules: [], incomplete: false };
+    const errors: string[] = [];
+    for (const { authorizer } of this.current) {
+      if (!authorizer.rulesFor) continue;
+      const r = await authorizer.rulesFor(user, namespace);
+      out.resourceRules.push(...r.resourceRules);
+      out.nonResourceRules.push(...r.nonResourceRules);
+      out.incomplete ||= r.incomplete;
+      if (r.evaluationError) errors.push(r.evaluationError);
+    }
+    if (errors.length > 0) out.evaluationError = errors.join(', ');
+    return out;
+  }
+
+  private async reloadOnce(): Promise<void> {
+    let text: string;
+    try {
+      text = await this.read();
+    } catch (e) {
+      return this.failed((e as Error).message);
+    }
+    const hash = sha256(text);
+    if (hash === this.hash) return;
+    let config: AuthorizationConfiguration;
+    try {
+      config = this.parse(text);
+    } catch (e) {
+      return this.failed((e as Error).message, hash);
+    }
+    const refused = this.config && refusedReload(this.config, config);
+    if (refused) return this.failed(refused, hash);
+    let built: NamedAuthorizer[];
+    try {
+      built = await this.options.build(config);
+    } catch (e) {
+      return this.failed((e as Error).message, hash);
+    }
+    this.swap(config, built, hash);
+    this.options.log(`--authorization-config: ${this.options.file} reloaded`);
+    this.options.onReload?.('success', hash);
+  }
+
+  /** the file stays as it was; the hash is remembered so a broken file is reported once, not every minute */
+  private failed(why: string, hash?: string): void {
+    if (hash) this.hash = hash;
+    this.options.log(
+      `--authorization-config: ${this.options.file} not reloaded, the previous configuration stays: ${why}`,
+    );
+    this.options.onReload?.('failure', hash ?? this.hash);
+  }
+
+  private swap(config: AuthorizationConfiguration, authorizers: NamedAuthorizer[], hash: string): void {
+    this.config = config;
+    this.current = authorizers;
+    this.hash = hash;
+  }
+
+  private async read(): Promise<string> {
+    try {
+      return await readFile(this.options.file, 'utf8');
+    } catch (e) {
+      throw new Error(`--authorization-config: ${(e as Error).message}`);
+    }
+  }
+
+  private parse(text: string): AuthorizationConfiguration {
+    try {
+      return parseAuthorizationConfiguration(text, this.options.file, this.options.check);
+    } catch (e) {
+      throw new Error(`--authorization-config: ${(e as Error).message}`);
+    }
+  }
+}
