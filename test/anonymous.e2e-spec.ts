@@ -42,6 +42,19 @@ describe('anonymous access on (the default)', () => {
     assert.equal(r.status, 401, r.text);
     assert.equal(r.json.reason, 'Unauthorized');
   });
+
+  // kube's bearer-token reader: another scheme, or `Bearer` with nothing after one space, is no credential
+  it('an Authorization header that is no bearer token is anonymous', async () => {
+    for (const authorization of ['Basic YWxpY2U6cGFzcw==', 'Bearer', 'Bearer  spaced']) {
+      const who = await s.request('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+        token: null,
+        headers: { authorization },
+        body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+      });
+      assert.equal(who.status, 403, `${authorization}: ${who.text}`);
+      assert.match(who.json.message, /User "system:anonymous" cannot create resource "selfsubjectreviews"/);
+    }
+  });
 });
 
 describe('--anonymous-auth=false', () => {

@@ -47,15 +47,20 @@ export class CredentialRefused extends ApiError {
 /** kube's words when no token authenticator knows a bearer token */
 export const INVALID_BEARER_TOKEN = 'invalid bearer token';
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
-/** The bearer token of a request; undefined without an Authorization header, refused when it is not one. */
+/**
+ * The bearer token of a request, read as kube's bearer-token authenticator reads it: the header trimmed, split
+ * on its first two spaces, the scheme `bearer` in any case, the token the second part (a third is ignored).
+ * Anything else (no header, another scheme, an empty token) is not a bearer token: undefined, and the
+ * request goes on as if it had none.
+ */
 export function bearerToken(request: AuthenticationRequest): string | undefined {
-  const header = request.headers.authorization;
+  const header = request.headers.authorization?.trim();
   if (!header) return undefined;
-  const match = BEARER.exec(header);
-  if (!match) throw new CredentialRefused(INVALID_BEARER_TOKEN);
-  return match[1];
+  const first = header.indexOf(' ');
+  if (first < 0 || header.slice(0, first).toLowerCase() !== 'bearer') return undefined;
+  const second = header.indexOf(' ', first + 1);
+  const token = second < 0 ? header.slice(first + 1) : header.slice(first + 1, second);
+  return token === '' ? undefined : token;
 }
 
 /**
