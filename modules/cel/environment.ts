@@ -1,0 +1,119 @@
+// One CEL environment builder with Kubernetes' v1.32 libraries: expressions compile once (parsed, type-checked
+// against the declared variables, instrumented for kube's cost model) into programs cached per environment.
+import { Environment, type ASTNode } from '@marcbachmann/cel-js';
+import { perCallLimit } from './cost.js';
+import { registerAuthorizer } from './library/authorizer.js';
+import { registerFormat } from './library/format.js';
+import { registerIP } from './library/ip.js';
+import { registerLists } from './library/lists.js';
+import { registerQuantity } from './library/quantity.js';
+import { registerRegex } from './library/regex.js';
+import { registerSets } from './library/sets.js';
+import { registerStrings } from './library/strings.js';
+import { registerURL } from './library/url.js';
+import { CostLimitExceeded, instrument, tracked } from './runtime-cost.js';
+
+export interface CelEnvironmentOptions {
+  /** declared variables and their CEL types, e.g. {self: 'map<string, dyn>', authorizer: 'kubernetes.authorization.Authorizer'} */
+  variables: Record<string, string>;
+  /** the runtime budget of one evaluation (kube's per-call limit by default) */
+  costLimit?: number;
+}
+
+export type CelResult =
+  { ok: true; value: unknown; cost: number } | { ok: false; error: string; cost: number };
+
+export interface CelProgram {
+  readonly expression: string;
+  /** the checked result type (cel-js's name, e.g. bool, list<string>) */
+  readonly type: string;
+  readonly ast: ASTNode;
+  evaluate(activation: Record<string, unknown>, costLimit?: number): CelResult;
+}
+
+export type CelCompileResult = { ok: true; program: CelProgram } | { ok: false; error: string };
+
+export interface CelEnvironment {
+  compile(expression: string): CelCompileResult;
+}
+
+const libraries = [
+  registerLists,
+  registerRegex,
+  registerURL,
+  registerQuantity,
+  registerIP,
+  registerFormat,
+  registerSets,
+  registerStrings,
+  registerAuthorizer,
+];
+
+/** kube's wording of a compile problem: `ERROR: <input>:line:col: message` and the source with a caret. */
+function compileError(expression: string, e: { message: string; range?: { start: number } }): string {
+  const first = e.message.split('\n')[0];
+  const message = first
+    .replace(/^Unknown variable: (.*)$/, "undeclared reference to '$1' (in container '')")
+    .replace(/^no such overload: (.*)$/, 'found no matching overload for $1');
+  const at = e.range?.start ?? 0;
+  const before = expression.slice(0, at);
+  const line = before.split('\n').length;
+  const col = at - before.lastIndexOf('\n');
+  const text = expression.split('\n')[line - 1] ?? '';
+  return `compilation failed: ERROR: <input>:${line}:${col}: ${message}\n | ${text}\n | ${'.'.repeat(col - 1)}^`;
+}
+
+/** kube's wording of a runtime error: cel-js's first line, lower-cased as cel-go writes it. */
+function runtimeError(e: unknown): string {
+  const first = ((e as Error)?.message ?? String(e)).split('\n')[0];
+  return first.charAt(0).toLowerCase() + first.slice(1);
+}
+
+export function celEnvironment(options: CelEnvironmentOptions): CelEnvironment {
+  const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true });
+  for (const register of libraries) register(env);
+  for (const [name, type] of Object.entries(options.variables)) env.registerVariable(name, type);
+  const defaultLimit = options.costLimit ?? perCallLimit;
+  const cache = new Map<string, CelCompileResult>();
+
+  const compile = (expression: string): CelCompileResult => {
+    let parsed;
+    try {
+      parsed = env.parse(expression);
+    } catch (e) {
+      return { ok: false, error: compileError(expression, e as Error) };
+    }
+    const checked = parsed.check();
+    if (!checked.valid) return { ok: false, error: compileError(expression, checked.error!) };
+    instrument(parsed.ast);
+    const run = parsed;
+    const program: CelProgram = {
+      expression,
+      type: checked.type!,
+      ast: parsed.ast,
+      evaluate(activation, costLimit = defaultLimit) {
+        const r = tracked(costLimit, () => run(activation));
+        if (r.exceeded || r.error instanceof CostLimitExceeded) {
+          return { ok: false, error: new CostLimitExceeded().message, cost: r.cost };
+        }
+        if (r.error !== undefined) return { ok: false, error: runtimeError(r.error), cost: r.cost };
+        if (r.value instanceof Promise)
+          return { ok: false, error: 'asynchronous evaluation is not supported', cost: r.cost };
+        return { ok: true, value: r.value, cost: r.cost };
+      },
+    };
+    return { ok: true, program };
+  };
+
+  return {
+    compile(expression) {
+      let result = cache.get(expression);
+      if (!result) {
+        result = compile(expression);
+        if (cache.size >= 10_000) cache.delete(cache.keys().next().value!);
+        cache.set(expression, result);
+      }
+      return result;
+    },
+  };
+}

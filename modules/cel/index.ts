@@ -1,0 +1,24 @@
+export {
+  celEnvironment,
+  type CelEnvironment,
+  type CelEnvironmentOptions,
+  type CelProgram,
+  type CelResult,
+  type CelCompileResult,
+} from './environment.js';
+export {
+  costErrorMessage,
+  costLimitExceededMessage,
+  perCallLimit,
+  staticEstimatedCostLimit,
+  staticEstimatedCRDCostLimit,
+  maxRequestSizeBytes,
+} from './cost.js';
+export {
+  CelAuthorizer,
+  type CelAuthorize,
+  type CelAuthzAttributes,
+  type CelAuthzDecision,
+  type CelAuthzUser,
+} from './library/authorizer.js';
+export { Quantity } from './library/quantity.js';
