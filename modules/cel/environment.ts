@@ -63,10 +63,10 @@ function compileError(expression: string, e: { message: string; range?: { start:
   return `compilation failed: ERROR: <input>:${line}:${col}: ${message}\n | ${text}\n | ${'.'.repeat(col - 1)}^`;
 }
 
-/** kube's wording of a runtime error: cel-js's first line, lower-cased as cel-go writes it. */
+/** kube's wording of a runtime error: cel-js's first line, with cel-go's words where they differ. */
 function runtimeError(e: unknown): string {
   const first = ((e as Error)?.message ?? String(e)).split('\n')[0];
-  return first.charAt(0).toLowerCase() + first.slice(1);
+  return first.replace(/^No such key: /, 'no such key: ');
 }
 
 export function celEnvironment(options: CelEnvironmentOptions): CelEnvironment {

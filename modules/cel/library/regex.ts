@@ -28,7 +28,9 @@ export function compileRegex(pattern: string): RegExp {
 function findAll(s: string, pattern: string, limit: bigint): string[] {
   if (limit === 0n) return [];
   const out: string[] = [];
-  for (const m of s.matchAll(compileRegex(pattern))) {
+  const re = compileRegex(pattern);
+  re.lastIndex = 0;
+  for (const m of s.matchAll(re)) {
     out.push(m[0]);
     if (limit > 0n && BigInt(out.length) >= limit) break;
   }
