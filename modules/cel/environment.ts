@@ -1,7 +1,8 @@
 // One CEL environment builder with Kubernetes' v1.32 libraries: expressions compile once (parsed, type-checked
 // against the declared variables, instrumented for kube's cost model) into programs cached per environment.
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
-import { perCallLimit } from './cost.js';
+import { costErrorMessage, perCallLimit, staticEstimatedCostLimit } from './cost.js';
+import { estimateCost, type CostEstimate, type SizeSchema } from './estimate.js';
 import { registerAuthorizer } from './library/authorizer.js';
 import { registerFormat } from './library/format.js';
 import { registerIP } from './library/ip.js';
@@ -18,6 +19,8 @@ export interface CelEnvironmentOptions {
   variables: Record<string, string>;
   /** the runtime budget of one evaluation (kube's per-call limit by default) */
   costLimit?: number;
+  /** size bounds of the variables (OpenAPI schemas with maxLength, maxItems, maxProperties) for the estimate */
+  schemas?: Record<string, SizeSchema>;
 }
 
 export type CelResult =
@@ -29,6 +32,10 @@ export interface CelProgram {
   readonly type: string;
   readonly ast: ASTNode;
   evaluate(activation: Record<string, unknown>, costLimit?: number): CelResult;
+  /** kube's estimated cost, worst case first: the max is what limits compare */
+  estimatedCost(): CostEstimate;
+  /** kube's refusal when the estimate exceeds `limit` (a rule's 10,000,000 by default), else undefined */
+  estimatedCostError(limit?: number): string | undefined;
 }
 
 export type CelCompileResult = { ok: true; program: CelProgram } | { ok: false; error: string };
@@ -87,6 +94,7 @@ export function celEnvironment(options: CelEnvironmentOptions): CelEnvironment {
     if (!checked.valid) return { ok: false, error: compileError(expression, checked.error!) };
     instrument(parsed.ast);
     const run = parsed;
+    let estimate: CostEstimate | undefined;
     const program: CelProgram = {
       expression,
       type: checked.type!,
@@ -100,6 +108,13 @@ export function celEnvironment(options: CelEnvironmentOptions): CelEnvironment {
         if (r.value instanceof Promise)
           return { ok: false, error: 'asynchronous evaluation is not supported', cost: r.cost };
         return { ok: true, value: r.value, cost: r.cost };
+      },
+      estimatedCost() {
+        return (estimate ??= estimateCost(parsed.ast, options.schemas));
+      },
+      estimatedCostError(limit = staticEstimatedCostLimit) {
+        const { max } = program.estimatedCost();
+        return max > limit ? costErrorMessage('estimated rule cost', max, limit) : undefined;
       },
     };
     return { ok: true, program };

@@ -22,3 +22,4 @@ export {
   type CelAuthzUser,
 } from './library/authorizer.js';
 export { Quantity } from './library/quantity.js';
+export { estimateCost, type CostEstimate, type SizeSchema } from './estimate.js';
