@@ -19,6 +19,11 @@ export interface CelEnvironmentOptions {
   variables: Record<string, string>;
   /** the runtime budget of one evaluation (kube's per-call limit by default) */
   costLimit?: number;
+  /**
+   * fold constants as kube's programs do (cel-go's OptOptimize: constant lists, maps and conversions cost
+   * nothing at run time); false counts as kube's library tests do. Default true.
+   */
+  optimize?: boolean;
   /** size bounds of the variables (OpenAPI schemas with maxLength, maxItems, maxProperties) for the estimate */
   schemas?: Record<string, SizeSchema>;
 }
@@ -92,7 +97,7 @@ export function celEnvironment(options: CelEnvironmentOptions): CelEnvironment {
     }
     const checked = parsed.check();
     if (!checked.valid) return { ok: false, error: compileError(expression, checked.error!) };
-    instrument(parsed.ast);
+    instrument(parsed.ast, options.optimize ?? true);
     const run = parsed;
     let estimate: CostEstimate | undefined;
     const program: CelProgram = {

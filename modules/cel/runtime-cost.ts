@@ -83,8 +83,64 @@ function childNodes(x: unknown, out: Node[], depth = 0): Node[] {
   return out;
 }
 
-/** Instruments a checked AST in place (once). */
-export function instrument(root: ASTNode): void {
+const conversions = new Set([
+  'bool',
+  'bytes',
+  'double',
+  'duration',
+  'dyn',
+  'int',
+  'string',
+  'timestamp',
+  'type',
+  'uint',
+]);
+const primitive = (v: unknown) =>
+  ['boolean', 'bigint', 'number', 'string'].includes(typeof v) ||
+  v instanceof Uint8Array ||
+  (v !== null && typeof v === 'object' && v.constructor?.name === 'UnsignedInt');
+
+/**
+ * What cel-go's optimizer (kube runs programs with OptOptimize) turns into a constant, which then costs
+ * nothing: literals, lists and maps of constants, and type conversions of a constant.
+ */
+function isConstant(n: Node): boolean {
+  if (n.meta.alternate || n.meta.macro) return false;
+  const args = n.args as unknown[];
+  switch (n.op) {
+    case 'value':
+      return true;
+    case 'list':
+      return (args as Node[]).every(isConstant);
+    case 'map':
+      return (args as [Node, Node][]).every(([k, v]) => isConstant(k) && isConstant(v));
+    case 'call':
+      return (
+        conversions.has(args[0] as string) &&
+        (args[1] as Node[]).length === 1 &&
+        isConstant((args[1] as Node[])[0])
+      );
+    default:
+      return false;
+  }
+}
+
+/** `x in [constants]`: cel-go's optimizer makes it a set lookup, which the cost tracker does not charge. */
+function isSetMembership(n: Node): boolean {
+  if (n.op !== 'in') return false;
+  const list = (n.args as Node[])[1];
+  return (
+    list.op === 'list' &&
+    isConstant(list) &&
+    (list.args as Node[]).every((e) => e.op === 'value' && primitive(e.args))
+  );
+}
+
+/**
+ * Instruments a checked AST in place (once). `optimize` follows kube's programs (cel-go's OptOptimize: constant
+ * folding); without it the costs are those of an unoptimized cel-go program, as kube's library tests count.
+ */
+export function instrument(root: ASTNode, optimize = true): void {
   const recs = new Map<Node, Rec>();
   const rec = (n: Node) => {
     let r = recs.get(n);
@@ -98,6 +154,11 @@ export function instrument(root: ASTNode): void {
     const args = n.args as unknown;
     let extra: (value: unknown) => number = () => 0;
     const last = (c: unknown) => rec(c as Node).last;
+    if (optimize && isConstant(n)) return wrap(n, r, extra);
+    if (optimize && isSetMembership(n)) {
+      visit((args as Node[])[0]);
+      return wrap(n, r, extra);
+    }
 
     if (meta.alternate) {
       visit(meta.alternate as unknown as Node, n.op === 'rcall' ? (n.args as [string])[0] : undefined);
