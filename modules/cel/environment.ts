@@ -13,6 +13,7 @@ import { registerSets } from './library/sets.js';
 import { registerStrings } from './library/strings.js';
 import { registerURL } from './library/url.js';
 import { CostLimitExceeded, instrument, tracked } from './runtime-cost.js';
+import { literalProblems, type Problem } from './validate.js';
 
 export interface CelEnvironmentOptions {
   /** declared variables and their CEL types, e.g. {self: 'map<string, dyn>', authorizer: 'kubernetes.authorization.Authorizer'} */
@@ -61,18 +62,26 @@ const libraries = [
   registerAuthorizer,
 ];
 
-/** kube's wording of a compile problem: `ERROR: <input>:line:col: message` and the source with a caret. */
-function compileError(expression: string, e: { message: string; range?: { start: number } }): string {
-  const first = e.message.split('\n')[0];
-  const message = first
-    .replace(/^Unknown variable: (.*)$/, "undeclared reference to '$1' (in container '')")
-    .replace(/^no such overload: (.*)$/, 'found no matching overload for $1');
-  const at = e.range?.start ?? 0;
+/** One problem as cel-go words it: `ERROR: <input>:line:col: message` and the source line with a caret. */
+function problemText(expression: string, { message, at }: Problem): string {
   const before = expression.slice(0, at);
   const line = before.split('\n').length;
   const col = at - before.lastIndexOf('\n');
   const text = expression.split('\n')[line - 1] ?? '';
-  return `compilation failed: ERROR: <input>:${line}:${col}: ${message}\n | ${text}\n | ${'.'.repeat(col - 1)}^`;
+  return `ERROR: <input>:${line}:${col}: ${message}\n | ${text}\n | ${'.'.repeat(col - 1)}^`;
+}
+
+/** kube's wording of a compile failure, from cel-js's error or our literal checks. */
+function compileError(expression: string, problems: Problem[]): string {
+  return `compilation failed: ${problems.map((p) => problemText(expression, p)).join('\n')}`;
+}
+
+function celJsProblem(e: { message: string; range?: { start: number } }): Problem {
+  const message = e.message
+    .split('\n')[0]
+    .replace(/^Unknown variable: (.*)$/, "undeclared reference to '$1' (in container '')")
+    .replace(/^no such overload: (.*)$/, 'found no matching overload for $1');
+  return { message, at: e.range?.start ?? 0 };
 }
 
 /** kube's wording of a runtime error: cel-js's first line, with cel-go's words where they differ. */
@@ -82,7 +91,7 @@ function runtimeError(e: unknown): string {
 }
 
 export function celEnvironment(options: CelEnvironmentOptions): CelEnvironment {
-  const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true });
+  const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
   for (const register of libraries) register(env);
   for (const [name, type] of Object.entries(options.variables)) env.registerVariable(name, type);
   const defaultLimit = options.costLimit ?? perCallLimit;
@@ -93,10 +102,12 @@ export function celEnvironment(options: CelEnvironmentOptions): CelEnvironment {
     try {
       parsed = env.parse(expression);
     } catch (e) {
-      return { ok: false, error: compileError(expression, e as Error) };
+      return { ok: false, error: compileError(expression, [celJsProblem(e as Error)]) };
     }
     const checked = parsed.check();
-    if (!checked.valid) return { ok: false, error: compileError(expression, checked.error!) };
+    if (!checked.valid) return { ok: false, error: compileError(expression, [celJsProblem(checked.error!)]) };
+    const problems = literalProblems(parsed.ast);
+    if (problems.length > 0) return { ok: false, error: compileError(expression, problems) };
     instrument(parsed.ast, options.optimize ?? true);
     const run = parsed;
     let estimate: CostEstimate | undefined;

@@ -101,7 +101,7 @@ const truths = [
   "'hello'.charAt(5) == ''",
   "'hello hello'.replace('he', 'we') == 'wello wello'",
   "'hello hello'.replace('he', 'we', 1) == 'wello hello'",
-  "'%s is %d'.format([dyn('x'), dyn(3)]) == 'x is 3'",
+  "'%s is %d'.format(['x', 3]) == 'x is 3'",
   "'%.2f'.format([3.14159]) == '3.14'",
   'strings.quote(\'a"b\\n\') == \'"a\\\\"b\\\\n"\'',
   "'TacoCat'.lowerAscii() == 'tacocat'",
@@ -178,6 +178,27 @@ describe('CEL errors (kube wording)', () => {
     );
     assert.equal(env.compile("[1].sum() + 'a'").ok, false);
     assert.equal(env.compile("['a'].sum()").ok, false);
+  });
+  it('literals are checked as kube checks them', () => {
+    const problem = (expression: string) => {
+      const c = env.compile(expression);
+      return c.ok ? null : c.error;
+    };
+    assert.equal(
+      problem("duration('1x') > duration('1s')"),
+      "compilation failed: ERROR: <input>:1:10: invalid duration argument\n | duration('1x') > duration('1s')\n | .........^",
+    );
+    assert.match(
+      problem("timestamp('yesterday') > timestamp('2020-01-01T00:00:00Z')") ?? '',
+      /invalid timestamp argument/,
+    );
+    assert.match(problem("'a'.matches('[')") ?? '', /<input>:1:13: invalid matches argument/);
+    assert.equal(
+      problem("[1, 'a'].size() > 0"),
+      "compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'\n | [1, 'a'].size() > 0\n | ....^",
+    );
+    assert.match(problem("{'a': 1, 'b': 'c'}.size() > 0") ?? '', /expected type 'int' but found 'string'/);
+    assert.equal(problem("'%s=%d'.format(['a', 1]) == 'a=1'"), null);
   });
   it('caches a compiled program per expression', () => {
     const a = env.compile('1 + 1');
