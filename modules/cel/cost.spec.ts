@@ -75,6 +75,9 @@ describe('CEL runtime cost (cel-go model)', () => {
     ['xs.map(x, x * 2)', { xs: [1n, 2n] }, 1 + 10 + 2 * (12 + 2) + 1],
     ['xs.filter(x, x > 1)', { xs: [1n, 2n] }, 1 + 10 + 2 + 1 + 2 + 13 + 1],
     ['has(m.a)', { m: { a: 1n } }, 1],
+    // the two-variable forms cost as their cel-go expansions: all = condition 2, accumulator 1, predicate
+    ['xs.all(i, v, v > 0)', { xs: [1n, 2n] }, 1 + 2 * (2 + 1 + 2) + 1],
+    ['xs.transformList(i, v, v * 2)', { xs: [1n, 2n] }, 1 + 10 + 2 * (12 + 2) + 1],
     ['has(m.a.b)', { m: { a: { b: 1n } } }, 2],
     ['m.a ? 1 : 2', { m: { a: true } }, 2],
     ['true || xs.size() > 0', { xs: [] }, 0],

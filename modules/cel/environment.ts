@@ -4,6 +4,7 @@ import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import { costErrorMessage, perCallLimit, staticEstimatedCostLimit } from './cost.js';
 import { estimateCost, type CostEstimate, type SizeSchema } from './estimate.js';
 import { registerAuthorizer } from './library/authorizer.js';
+import { registerTwoVarComprehensions } from './library/comprehensions.js';
 import { registerFormat } from './library/format.js';
 import { registerIP } from './library/ip.js';
 import { registerLists } from './library/lists.js';
@@ -60,6 +61,7 @@ const libraries = [
   registerSets,
   registerStrings,
   registerAuthorizer,
+  registerTwoVarComprehensions,
 ];
 
 /** One problem as cel-go words it: `ERROR: <input>:line:col: message` and the source line with a caret. */

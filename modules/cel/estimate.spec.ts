@@ -55,6 +55,12 @@ describe('CEL estimated cost from declared sizes', () => {
       max: 1 + 10 * 6 + 1,
     });
   });
+  it('two-variable comprehensions estimate as their one-variable forms', () => {
+    const ints: SizeSchema = { type: 'array', maxItems: 10, items: { type: 'integer' } };
+    const expected = { min: 2, max: 1 + 10 * (2 + 1 + 2) + 1 };
+    assert.deepEqual(estimate('self.all(x, x > 0)', { self: ints }, { self: 'list<int>' }), expected);
+    assert.deepEqual(estimate('self.all(i, x, x > 0)', { self: ints }, { self: 'list<int>' }), expected);
+  });
   it('a bounded string: regex cost from maxLength', () => {
     const schema = { type: 'string', maxLength: 99 };
     // self 1; ceil((99 + 1) × 0.1) × ceil(8 × 0.25)

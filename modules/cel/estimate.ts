@@ -333,6 +333,8 @@ function macro(n: Node, scope: Scope): Info {
     const inner = new Map(scope).set(params[0].args as unknown as string, { ...val, cost: one });
     return { cost: add(add(est(costFactors.listCreate), val.cost), visit(params[2], inner).cost) };
   }
+  const twoVar = n.meta.macro as { kind?: string } | undefined;
+  if (receiver && twoVar?.kind) return twoVarMacro(twoVar.kind, receiver, params, scope);
   if (!receiver || !n.meta.alternate) {
     // the optional macros (or, orValue): a call over its operands
     let cost = one;
@@ -372,6 +374,43 @@ function macro(n: Node, scope: Scope): Info {
       init = est(costFactors.listCreate);
       size = count;
       loop = add(body[0], est(1, 13));
+  }
+  return { cost: add(add(add(range.cost, init), mul(count, loop)), result), size };
+}
+
+/** cel-go's two-variable comprehensions: (index or key, value) bound, loop costs as their expansions. */
+function twoVarMacro(kind: string, receiver: Node, params: Node[], scope: Scope): Info {
+  const range = visit(receiver, scope);
+  const count = sizeOfInfo(range, receiver);
+  const s = range.schema;
+  const isList = receiver.checkedType?.name.startsWith('list') ?? false;
+  const key: Info = isList ? { cost: one, size: one } : { cost: one, schema: { type: 'string' } };
+  const values =
+    s?.items ?? (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined);
+  const inner = new Map(scope)
+    .set(params[0].args as unknown as string, key)
+    .set(params[1].args as unknown as string, { cost: one, schema: values });
+  const body = params.slice(2).map((p) => visit(p, inner).cost);
+  const [filter, expr] = body.length === 2 ? body : [undefined, body[0]];
+  let init = zero;
+  let loop: CostEstimate;
+  let result = one;
+  let size: CostEstimate | undefined;
+  switch (kind) {
+    case 'all':
+    case 'exists':
+      loop = add(est(kind === 'all' ? 2 : 3), est(1, 1 + expr.max));
+      break;
+    case 'existsOne':
+      loop = add(expr, est(1, 2));
+      result = est(2);
+      break;
+    default: {
+      init = est(kind === 'transformList' ? costFactors.listCreate : costFactors.mapCreate);
+      const step = add(expr, est(kind === 'transformList' ? 12 : kind === 'transformMap' ? 3 : 2));
+      loop = filter ? add(filter, est(1, step.max)) : step;
+      size = count;
+    }
   }
   return { cost: add(add(add(range.cost, init), mul(count, loop)), result), size };
 }

@@ -22,6 +22,11 @@ interface Tracker {
 
 let tracker: Tracker | undefined;
 
+/** Charges what a library's own loop costs (the two-variable comprehensions). */
+export function chargeCost(n: number): void {
+  charge(n);
+}
+
 function charge(n: number): void {
   const t = tracker;
   if (!t) return;
@@ -168,7 +173,7 @@ export function instrument(root: ASTNode, optimize = true): void {
       const name = (n.args as [string])[0];
       if (name === 'has') extra = () => Math.max(0, (macro.macroHasProps?.length ?? 2) - 2);
       else if (name === 'bind') extra = () => 10;
-      else extra = () => 1;
+      else if (!('kind' in macro)) extra = () => 1;
     } else {
       switch (n.op) {
         case 'value':
