@@ -5,7 +5,6 @@ import type { ASTNode, Environment } from '@marcbachmann/cel-js';
 import { chargeCost } from '../runtime-cost.js';
 import { CelRuntimeError, isPlainMap } from '../values.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- cel-js's macro hooks are untyped */
 type Checker = any;
 type Evaluator = any;
 type Context = any;
