@@ -14,7 +14,7 @@ import { registerSets } from './library/sets.js';
 import { registerStrings } from './library/strings.js';
 import { registerURL } from './library/url.js';
 import { CostLimitExceeded, instrument, tracked } from './runtime-cost.js';
-import { literalProblems, type Problem } from './validate.js';
+import { celTypeName, literalProblems, type Problem } from './validate.js';
 
 export interface CelEnvironmentOptions {
   /** declared variables and their CEL types, e.g. {self: 'map<string, dyn>', authorizer: 'kubernetes.authorization.Authorizer'} */
@@ -78,18 +78,43 @@ function compileError(expression: string, problems: Problem[]): string {
   return `compilation failed: ${problems.map((p) => problemText(expression, p)).join('\n')}`;
 }
 
+const operatorNames: Record<string, string> = {
+  '+': '_+_',
+  '-': '_-_',
+  '*': '_*_',
+  '/': '_/_',
+  '%': '_%_',
+  '==': '_==_',
+  '!=': '_!=_',
+  '<': '_<_',
+  '<=': '_<=_',
+  '>': '_>_',
+  '>=': '_>=_',
+  in: '@in',
+};
+
+/** cel-js's wording of a compile problem, in cel-go's words where they are known. */
 function celJsProblem(e: { message: string; range?: { start: number } }): Problem {
-  const message = e.message
-    .split('\n')[0]
-    .replace(/^Unknown variable: (.*)$/, "undeclared reference to '$1' (in container '')")
-    .replace(/^no such overload: (.*)$/, 'found no matching overload for $1');
+  const first = e.message.split('\n')[0];
+  const operator = /^(?:no such overload|found no matching overload for): (\S+) (\S+) (\S+)$/.exec(first);
+  const message = operator
+    ? `found no matching overload for '${operatorNames[operator[2]] ?? operator[2]}' applied to '(${celTypeName(operator[1])}, ${celTypeName(operator[3])})'`
+    : first.replace(/^Unknown variable: (.*)$/, "undeclared reference to '$1' (in container '')");
   return { message, at: e.range?.start ?? 0 };
 }
 
 /** kube's wording of a runtime error: cel-js's first line, with cel-go's words where they differ. */
 function runtimeError(e: unknown): string {
   const first = ((e as Error)?.message ?? String(e)).split('\n')[0];
-  return first.replace(/^No such key: /, 'no such key: ');
+  return first
+    .replace(
+      /^No such key: index out of bounds, index (-?\d+) >= size (\d+)$/,
+      "index '$1' out of range in list size '$2'",
+    )
+    .replace(/^No such key: /, 'no such key: ')
+    .replace(/^integer overflow: .*$/, 'integer overflow')
+    .replace(/^Optional value is not present$/, 'optional.none() dereference')
+    .replace(/^string\.substring\(start, end\): (start|end) index out of range$/, 'index out of range');
 }
 
 export function celEnvironment(options: CelEnvironmentOptions): CelEnvironment {

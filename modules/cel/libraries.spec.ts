@@ -169,6 +169,10 @@ describe('CEL errors (kube wording)', () => {
     ],
     ['self.b', 'no such key: b'],
     ["quantity('50m').asInteger()", 'cannot convert value to integer'],
+    ['[1][5]', "index '5' out of range in list size '1'"],
+    ['9223372036854775807 + 1', 'integer overflow'],
+    ['optional.none().value()', 'optional.none() dereference'],
+    ['1 / 0', 'division by zero'],
   ];
   for (const [expression, message] of runtime) {
     it(expression, () => {
@@ -184,7 +188,11 @@ describe('CEL errors (kube wording)', () => {
       c.ok ? null : c.error,
       "compilation failed: ERROR: <input>:1:1: undeclared reference to 'nope' (in container '')\n | nope == 1\n | ^",
     );
-    assert.equal(env.compile("[1].sum() + 'a'").ok, false);
+    const sum = env.compile("[1].sum() + 'a'");
+    assert.match(
+      sum.ok ? '' : sum.error,
+      /found no matching overload for '_\+_' applied to '\(int, string\)'/,
+    );
     assert.equal(env.compile("['a'].sum()").ok, false);
   });
   it('literals are checked as kube checks them', () => {
