@@ -9,6 +9,7 @@ import {
   isValidLabelValue,
   maskTrailingDash,
 } from '../../validation/index.js';
+import { parseURL } from './url.js';
 
 export class NamedFormat {
   constructor(
@@ -29,7 +30,10 @@ const formats: Record<string, (s: string) => string[]> = {
   dns1123SubdomainPrefix: prefixed(isDNS1123Subdomain),
   dns1035LabelPrefix: prefixed(isDNS1035Label),
   labelValue: isValidLabelValue,
-  uri: (s) => (/^[a-zA-Z][a-zA-Z0-9+.-]*:|^\//.test(s) ? [] : ['invalid URI']),
+  uri: (s) => {
+    const u = parseURL(s);
+    return typeof u === 'string' ? [u] : [];
+  },
   uuid: (s) => (uuid.test(s) ? [] : ['does not match the UUID format']),
   byte: (s) => (/^[A-Za-z0-9+/]*={0,2}$/.test(s) && s.length % 4 === 0 ? [] : ['invalid base64']),
   date: (s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s)) ? [] : ['invalid date']),

@@ -166,28 +166,22 @@ export function registerIP(env: Environment): void {
   env.registerFunction('net.IP.isLoopback(): bool', (ip: CelIP) =>
     ip.family === 4 ? ip.bytes[0] === 127 : inRange(ip, '::1/128'),
   );
+  // Go's netip: 224.0.0.0/24, and ffX2::/16 (any flags, link-local scope)
   env.registerFunction('net.IP.isLinkLocalMulticast(): bool', (ip: CelIP) =>
-    ip.family === 4 ? inRange(ip, '224.0.0.0/24') : inRange(ip, 'ff02::/16'),
+    ip.family === 4 ? inRange(ip, '224.0.0.0/24') : ip.bytes[0] === 0xff && (ip.bytes[1] & 0x0f) === 0x02,
   );
   env.registerFunction('net.IP.isLinkLocalUnicast(): bool', (ip: CelIP) =>
     ip.family === 4 ? inRange(ip, '169.254.0.0/16') : inRange(ip, 'fe80::/10'),
   );
+  // Go's netip: not unspecified, loopback, multicast, link-local unicast, nor the IPv4 broadcast address
   env.registerFunction('net.IP.isGlobalUnicast(): bool', (ip: CelIP) => {
+    const b = ip.bytes;
+    if (b.every((x) => x === 0)) return false;
     if (ip.family === 4) {
-      if (ip.bytes.every((b) => b === 255)) return false;
-      return !(
-        ip.bytes.every((b) => b === 0) ||
-        ip.bytes[0] === 127 ||
-        ip.bytes[0] >= 224 ||
-        inRange(ip, '169.254.0.0/16')
-      );
+      if (b.every((x) => x === 255)) return false;
+      return !(b[0] === 127 || (b[0] & 0xf0) === 0xe0 || inRange(ip, '169.254.0.0/16'));
     }
-    return !(
-      ip.bytes.every((b) => b === 0) ||
-      inRange(ip, '::1/128') ||
-      inRange(ip, 'ff00::/8') ||
-      inRange(ip, 'fe80::/10')
-    );
+    return !(inRange(ip, '::1/128') || b[0] === 0xff || inRange(ip, 'fe80::/10'));
   });
   env.registerOperator('net.IP == net.IP', (a: CelIP, b: CelIP) => a.equals(b));
 

@@ -8,6 +8,7 @@ export class CelURL {
     readonly scheme: string,
     readonly host: string,
     readonly path: string,
+    readonly rawPath: string,
     readonly rawQuery: string,
     readonly text: string,
   ) {}
@@ -18,10 +19,17 @@ export class CelURL {
 
 const absolute = /^([a-zA-Z][a-zA-Z0-9+.-]*):(?:\/\/([^/?]*))?([^?]*)(?:\?(.*))?$/s;
 
-function parseURL(text: string): CelURL | string {
+export function parseURL(text: string): CelURL | string {
   if (text.startsWith('/')) {
     const q = text.indexOf('?');
-    return new CelURL('', '', q < 0 ? text : text.slice(0, q), q < 0 ? '' : text.slice(q + 1), text);
+    const raw = q < 0 ? text : text.slice(0, q);
+    let path: string;
+    try {
+      path = decodeURIComponent(raw);
+    } catch {
+      return `parse ${JSON.stringify(text)}: invalid URL escape`;
+    }
+    return new CelURL('', '', path, raw, q < 0 ? '' : text.slice(q + 1), text);
   }
   const m = absolute.exec(text);
   if (!m) return `parse ${JSON.stringify(text)}: invalid URI for request`;
@@ -37,7 +45,7 @@ function parseURL(text: string): CelURL | string {
   } catch {
     return `parse ${JSON.stringify(text)}: invalid URL escape`;
   }
-  return new CelURL(m[1], host, path, m[4] ?? '', text);
+  return new CelURL(m[1], host, path, m[3], m[4] ?? '', text);
 }
 
 function hostname(u: CelURL): string {
@@ -45,11 +53,15 @@ function hostname(u: CelURL): string {
   return m?.[1] ?? m?.[2] ?? '';
 }
 
+/** Go's EscapedPath: the path as written when that is a valid encoding, else the path escaped as Go does. */
 function escapedPath(u: CelURL): string {
-  return u.path
-    .split('/')
-    .map((seg) => encodeURIComponent(seg).replace(/%3A/g, ':').replace(/%40/g, '@').replace(/%2B/g, '+'))
-    .join('/');
+  if (/^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/[\]]|%[0-9A-Fa-f]{2})*$/.test(u.rawPath)) return u.rawPath;
+  let out = '';
+  for (const byte of Buffer.from(u.path, 'utf8')) {
+    const c = String.fromCharCode(byte);
+    out += /[A-Za-z0-9\-._~$&+,/:;=@]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
 }
 
 function query(u: CelURL): Record<string, string[]> {
