@@ -8,6 +8,7 @@ import { registerTwoVarComprehensions } from './library/comprehensions.js';
 import { registerFormat } from './library/format.js';
 import { registerIP } from './library/ip.js';
 import { registerLists } from './library/lists.js';
+import { registerOptional } from './library/optional.js';
 import { registerQuantity } from './library/quantity.js';
 import { registerRegex } from './library/regex.js';
 import { registerSets } from './library/sets.js';
@@ -62,6 +63,7 @@ const libraries = [
   registerStrings,
   registerAuthorizer,
   registerTwoVarComprehensions,
+  registerOptional,
 ];
 
 /** One problem as cel-go words it: `ERROR: <input>:line:col: message` and the source line with a caret. */

@@ -123,6 +123,12 @@ const truths = [
   "{'a': 1, 'b': 2}.transformMap(k, v, v > 1, k) == {'b': 'b'}",
   "{'a': 1}.transformMapEntry(k, v, {k + 'x': v}) == {'ax': 1}",
   'optional.of(1).hasValue()',
+  '!optional.ofNonZeroValue(0).hasValue()',
+  "!optional.ofNonZeroValue('').hasValue()",
+  'optional.ofNonZeroValue([1]).hasValue()',
+  'optional.of(1).optMap(x, x + 1).value() == 2',
+  '!optional.none().optMap(x, x + 1).hasValue()',
+  'optional.of(1).optFlatMap(x, optional.of(x * 3)).value() == 3',
   'self.?b.orValue(5) == 5',
   'self.?a.value() == 1',
   "authorizer.group('apps').resource('deployments').namespace('ns').name('x').check('get').allowed()",
@@ -223,6 +229,12 @@ describe('CEL errors (kube wording)', () => {
     );
     assert.match(problem("{'a': 1, 'b': 'c'}.size() > 0") ?? '', /expected type 'int' but found 'string'/);
     assert.equal(problem("'%s=%d'.format(['a', 1]) == 'a=1'"), null);
+    // cel-js extras that kube v1.32 does not have
+    assert.match(problem('cel.bind(x, 1, x + 1) == 2') ?? '', /undeclared reference to 'cel'/);
+    assert.match(
+      problem("b'abc'.hex() == '616263'") ?? '',
+      /found no matching overload for 'hex' applied to 'bytes\.\(\)'/,
+    );
   });
   it('caches a compiled program per expression', () => {
     const a = env.compile('1 + 1');

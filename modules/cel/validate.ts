@@ -60,6 +60,8 @@ function homogeneous(types: (string | undefined)[], nodes: Node[], problems: Pro
   }
 }
 
+const bytesExtras = new Set(['json', 'hex', 'string', 'base64', 'at']);
+
 export function literalProblems(ast: ASTNode): Problem[] {
   const problems: Problem[] = [];
   const seen = new Set<Node>();
@@ -70,6 +72,16 @@ export function literalProblems(ast: ASTNode): Problem[] {
     if (n.op === 'call' || n.op === 'rcall') {
       const name = args[0] as string;
       const params = (n.op === 'rcall' ? args[2] : args[1]) as Node[];
+      const receiver = n.op === 'rcall' ? (args[1] as Node) : undefined;
+      // cel-js has these, kube v1.32 does not (no bindings extension, no bytes helpers)
+      if (receiver?.op === 'id' && receiver.args === 'cel') {
+        problems.push({ message: "undeclared reference to 'cel' (in container '')", at: receiver.start });
+      } else if (receiver?.checkedType?.name === 'bytes' && bytesExtras.has(name)) {
+        problems.push({
+          message: `found no matching overload for '${name}' applied to 'bytes.(${params.map((p) => celTypeName(p.checkedType?.name ?? 'dyn')).join(', ')})'`,
+          at: n.start,
+        });
+      }
       if (name === 'duration' || name === 'timestamp') checkLiteral(name, params[0], problems);
       if (name === 'matches') checkLiteral(name, n.op === 'rcall' ? params[0] : params[1], problems);
       if (n.op === 'rcall') visit(args[1] as Node, false);
