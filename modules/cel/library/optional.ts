@@ -4,9 +4,9 @@ import { Optional, type ASTNode, type Environment } from '@marcbachmann/cel-js';
 import { isDuration, isPlainMap } from '../values.js';
 
 /* cel-js's macro hooks are untyped */
-type Checker = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-type Evaluator = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-type Context = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Checker = any;
+type Evaluator = any;
+type Context = any;
 
 function isZero(v: unknown): boolean {
   if (v === null || v === false || v === 0 || v === 0n || v === '') return true;
