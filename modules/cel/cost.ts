@@ -15,6 +15,8 @@ export const costFactors = {
 
 /** kube's per-call runtime limit (celconfig.PerCallLimit). */
 export const perCallLimit = 1_000_000;
+/** kube's runtime budget for all the rules of one custom resource (apiextensions RuntimeCELCostBudget). */
+export const runtimeCELCostBudget = 10_000_000;
 /** kube's limit on one expression's estimated cost (apiextensions StaticEstimatedCostLimit). */
 export const staticEstimatedCostLimit = 10_000_000;
 /** kube's limit on the sum of a CRD's estimated costs (StaticEstimatedCRDCostLimit). */

@@ -114,6 +114,7 @@ function runtimeError(e: unknown): string {
       "index '$1' out of range in list size '$2'",
     )
     .replace(/^No such key: /, 'no such key: ')
+    .replace(/^Unknown variable: (.*)$/, 'no such attribute(s): $1')
     .replace(/^integer overflow: .*$/, 'integer overflow')
     .replace(/^Optional value is not present$/, 'optional.none() dereference')
     .replace(/^string\.substring\(start, end\): (start|end) index out of range$/, 'index out of range');

@@ -10,6 +10,7 @@ export {
   costErrorMessage,
   costLimitExceededMessage,
   perCallLimit,
+  runtimeCELCostBudget,
   staticEstimatedCostLimit,
   staticEstimatedCRDCostLimit,
   maxRequestSizeBytes,
@@ -22,4 +23,7 @@ export {
   type CelAuthzUser,
 } from './library/authorizer.js';
 export { Quantity } from './library/quantity.js';
+
+/** the CEL type to declare the `authorizer` variable with */
+export const authorizerType = 'kubernetes.authorization.Authorizer';
 export { estimateCost, type CostEstimate, type SizeSchema } from './estimate.js';

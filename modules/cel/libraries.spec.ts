@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Optional } from '@marcbachmann/cel-js';
-import { CelAuthorizer, celEnvironment, type CelAuthzAttributes } from './index.js';
+import { CelAuthorizer, authorizerType, celEnvironment, type CelAuthzAttributes } from './index.js';
 
 const asked: CelAuthzAttributes[] = [];
 const authorizer = new CelAuthorizer({ name: 'alice', groups: ['dev'] }, (a) => {
@@ -9,7 +9,7 @@ const authorizer = new CelAuthorizer({ name: 'alice', groups: ['dev'] }, (a) => 
   return a.verb === 'get' ? { decision: 'allow', reason: 'rbac says so' } : { decision: 'noOpinion' };
 });
 const env = celEnvironment({
-  variables: { authorizer: 'kubernetes.authorization.Authorizer', self: 'map<string, dyn>' },
+  variables: { authorizer: authorizerType, self: 'map<string, dyn>' },
 });
 
 function value(expression: string): unknown {
@@ -196,6 +196,12 @@ describe('CEL errors (kube wording)', () => {
       assert.equal(r.ok ? null : r.error, message);
     });
   }
+  it('a variable missing from the activation', () => {
+    const c = env.compile('self.a == 1');
+    assert.ok(c.ok);
+    const r = c.program.evaluate({ authorizer });
+    assert.equal(r.ok ? null : r.error, 'no such attribute(s): self');
+  });
   it('compile errors name the problem and where', () => {
     const c = env.compile('nope == 1');
     assert.equal(
