@@ -19,7 +19,17 @@ export class NamedFormat {
 }
 
 const prefixed = (f: (s: string) => string[]) => (s: string) => f(maskTrailingDash(s));
-const uuid = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+// strfmt's patterns: hyphens optional, any case
+const uuid = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+/** Go's time.Parse("2006-01-02"): the day must exist in its month. */
+function isDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
 
 const formats: Record<string, (s: string) => string[]> = {
   dns1123Label: isDNS1123Label,
@@ -36,7 +46,7 @@ const formats: Record<string, (s: string) => string[]> = {
   },
   uuid: (s) => (uuid.test(s) ? [] : ['does not match the UUID format']),
   byte: (s) => (/^[A-Za-z0-9+/]*={0,2}$/.test(s) && s.length % 4 === 0 ? [] : ['invalid base64']),
-  date: (s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s)) ? [] : ['invalid date']),
+  date: (s) => (isDate(s) ? [] : ['invalid date']),
   datetime: (s) =>
     /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(s) &&
     !Number.isNaN(Date.parse(s))
