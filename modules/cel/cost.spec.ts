@@ -1,6 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { celEnvironment, costErrorMessage, costLimitExceededMessage } from './index.js';
+import {
+  CelAuthorizer,
+  authorizerType,
+  celEnvironment,
+  costErrorMessage,
+  costLimitExceededMessage,
+} from './index.js';
 
 const variables = { xs: 'list<int>', s: 'string', m: 'map<string, dyn>' };
 // kube's library tests run programs without cel-go's optimizer; kube's servers run them with it
@@ -105,6 +111,25 @@ describe('CEL runtime cost of optimized programs (kube servers fold constants)',
       assert.equal(r.cost, expected);
     });
   }
+});
+
+describe('CEL cost of authorization checks (kube: 350,000 a check, so two fit in a call)', () => {
+  const authz = celEnvironment({ variables: { authorizer: authorizerType } });
+  const authorizer = new CelAuthorizer({ name: 'u', groups: [] }, () => ({ decision: 'allow' }));
+  it('a resource check', () => {
+    const c = authz.compile("authorizer.group('').resource('pods').check('get').allowed()");
+    assert.ok(c.ok);
+    const r = c.program.evaluate({ authorizer });
+    assert.deepEqual([r.ok, r.cost], [true, 1 + 1 + 1 + 350_000 + 1]);
+    assert.deepEqual(c.program.estimatedCost(), { min: 350_004, max: 350_004 });
+  });
+  it('three checks exceed the per-call limit', () => {
+    const check = "authorizer.path('/x').check('get').allowed()";
+    const c = authz.compile(`${check} && ${check} && ${check}`);
+    assert.ok(c.ok);
+    const r = c.program.evaluate({ authorizer });
+    assert.equal(r.ok ? null : r.error, costLimitExceededMessage);
+  });
 });
 
 describe('CEL runtime budget', () => {
