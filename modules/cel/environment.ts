@@ -14,6 +14,7 @@ import { registerRegex } from './library/regex.js';
 import { registerSets } from './library/sets.js';
 import { registerStrings } from './library/strings.js';
 import { registerURL } from './library/url.js';
+import { applyOverrides } from './overrides.js';
 import { CostLimitExceeded, instrument, tracked } from './runtime-cost.js';
 import { celTypeName, literalProblems, type Problem } from './validate.js';
 
@@ -138,6 +139,7 @@ export function celEnvironment(options: CelEnvironmentOptions): CelEnvironment {
     if (!checked.valid) return { ok: false, error: compileError(expression, [celJsProblem(checked.error!)]) };
     const problems = literalProblems(parsed.ast);
     if (problems.length > 0) return { ok: false, error: compileError(expression, problems) };
+    applyOverrides(parsed.ast);
     instrument(parsed.ast, options.optimize ?? true);
     const run = parsed;
     let estimate: CostEstimate | undefined;
