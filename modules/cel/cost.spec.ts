@@ -24,6 +24,12 @@ function cost(expression: string, activation: Record<string, unknown> = {}): num
 const intList = '[1, 2, 3, 4, 5]';
 const stringList = "['012345678901', '012345678901', '012345678901', '012345678901', '012345678901']";
 const fifty = "'01234567890123456789012345678901234567890123456789'";
+const doubleList = '[1.0, 2.0, 3.0, 4.0, 5.0]';
+const boolList = '[false, true, false, true, false]';
+const uintList = '[uint(1), uint(2), uint(3), uint(4), uint(5)]';
+const bytesList = `[${Array(5).fill("bytes('012345678901')").join(', ')}]`;
+const durationList = "[duration('1s'), duration('2s'), duration('3s'), duration('4s'), duration('5s')]";
+const timestampList = `[${[1, 2, 3, 4, 5].map((d) => `timestamp('2011-01-0${d}T00:00:00.000+01:00')`).join(', ')}]`;
 
 // runtime costs from kube's library/cost_test.go (facts)
 const kube: [string, number][] = [
@@ -32,7 +38,17 @@ const kube: [string, number][] = [
   [`${intList}.max()`, 15],
   [`${intList}.min()`, 15],
   [`${stringList}.isSorted()`, 15],
+  [`${uintList}.sum()`, 20],
+  [`${doubleList}.sum()`, 15],
+  [`${durationList}.sum()`, 20],
+  [`${boolList}.isSorted()`, 15],
+  [`${bytesList}.max()`, 25],
+  [`${durationList}.min()`, 20],
+  [`${timestampList}.isSorted()`, 20],
   [`${intList}.indexOf(3)`, 15],
+  [`${uintList}.indexOf(uint(3))`, 21],
+  [`${bytesList}.lastIndexOf(bytes('x'))`, 26],
+  [`${timestampList}.indexOf(timestamp('2011-01-03T00:00:00.000+01:00'))`, 21],
   [`${intList}.lastIndexOf(3)`, 15],
   [`${stringList}.indexOf('x')`, 15],
   [`${fifty}.indexOf('123')`, 5],
