@@ -35,6 +35,8 @@ const truths = [
   '[1, 2].indexOf(3) == -1',
   "'abc 123'.find('[0-9]+') == '123'",
   "'abc'.find('1') == ''",
+  "'key=v'.find('(?P<k>[a-z]+)=') == 'key='",
+  "'ABC'.matches('(?i)^abc$')",
   "'123 abc 456'.findAll('[0-9]+') == ['123', '456']",
   "'123 abc 456'.findAll('[0-9]+', 1) == ['123']",
   "isURL('https://user:pass@example.com:80/path?query=val#fragment')",
@@ -237,6 +239,8 @@ describe('CEL errors (kube wording)', () => {
       /invalid timestamp argument/,
     );
     assert.match(problem("'a'.matches('[')") ?? '', /<input>:1:13: invalid matches argument/);
+    assert.match(problem("'aa'.matches('(a)\\\\1')") ?? '', /invalid matches argument/);
+    assert.match(problem("'a'.matches('a(?=b)')") ?? '', /invalid matches argument/);
     assert.equal(
       problem("[1, 'a'].size() > 0"),
       "compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'\n | [1, 'a'].size() > 0\n | ....^",

@@ -1,6 +1,8 @@
 // cel-js functions whose results differ from cel-go's, replaced at their call sites (cel-js cannot re-register a
-// signature): lowerAscii and upperAscii change ASCII letters only.
+// signature): lowerAscii and upperAscii change ASCII letters only; matches takes RE2 patterns (flag groups,
+// named groups) as find and findAll do.
 import type { ASTNode } from '@marcbachmann/cel-js';
+import { compileRegex } from './library/regex.js';
 import { CelRuntimeError } from './values.js';
 
 interface Node {
@@ -32,6 +34,23 @@ export function applyOverrides(ast: ASTNode): void {
         const s = ev.run(receiver, ctx);
         if (typeof s !== 'string') throw new CelRuntimeError('no such overload');
         return change(s);
+      });
+    }
+    const matchArgs =
+      n.op === 'rcall' && args[0] === 'matches' && (args[2] as unknown[]).length === 1
+        ? [args[1], (args[2] as unknown[])[0]]
+        : n.op === 'call' && args[0] === 'matches' && (args[1] as unknown[]).length === 2
+          ? (args[1] as unknown[])
+          : undefined;
+    if (matchArgs) {
+      const [text, pattern] = matchArgs;
+      n.setMeta('evaluate', (ev: Run, _ast: unknown, ctx: unknown) => {
+        const s = ev.run(text, ctx);
+        const p = ev.run(pattern, ctx);
+        if (typeof s !== 'string' || typeof p !== 'string') throw new CelRuntimeError('no such overload');
+        const re = compileRegex(p);
+        re.lastIndex = 0;
+        return re.test(s);
       });
     }
     const meta = (n as unknown as { meta: { alternate?: unknown; macro?: Record<string, unknown> } }).meta;

@@ -8,7 +8,17 @@ const cache = new Map<string, RegExp>();
 export function compileRegex(pattern: string): RegExp {
   let re = cache.get(pattern);
   if (re) return re;
-  let source = pattern;
+  // RE2 has no lookaround and no backreferences: kube refuses them where JavaScript would accept them
+  const unsupported = /\(\?<?[=!]|\\[1-9]/.exec(pattern);
+  if (unsupported) {
+    throw new CelRuntimeError(
+      `error parsing regexp: invalid or unsupported Perl syntax: \`${unsupported[0]}\``,
+    );
+  }
+  let source = pattern
+    .replace(/\(\?P</g, '(?<')
+    .replace(/\\A/g, '^')
+    .replace(/\\z/g, '$(?![\\s\\S])');
   let flags = 'gu';
   const lead = /^\(\?([imsU]+)\)/.exec(source);
   if (lead) {
