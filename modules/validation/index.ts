@@ -1,4 +1,11 @@
-export { isQualifiedName, isDNS1123Subdomain } from './names.js';
+export {
+  isQualifiedName,
+  isDNS1123Subdomain,
+  isDNS1123Label,
+  isDNS1035Label,
+  isValidLabelValue,
+  maskTrailingDash,
+} from './names.js';
 export {
   validateConfigMapPayload,
   validateImmutablePayload,
