@@ -1,10 +1,82 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+import {
+  Global,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
+import {
+  localSubjectAccessReviewDefinition,
+  selfSubjectAccessReviewDefinition,
+  selfSubjectRulesReviewDefinition,
+  subjectAccessReviewDefinition,
+} from '../kinds/index.js';
+import { VirtualKinds } from '../registry/index.js';
+import { WebhookTransport } from '../webhook/index.js';
+import { AbacAuthorizer } from './abac.js';
 import { AuthorizerChain } from './chain.js';
-import { authorizerChain } from './modes.js';
+import type { LoadedAuthorization } from './flags.js';
+import { authorizerChain, type AuthorizationMode, type ModeFactory } from './modes.js';
+import {
+  localSubjectAccessReview,
+  selfSubjectAccessReview,
+  selfSubjectRulesReview,
+  subjectAccessReview,
+} from './reviews.js';
+import { WebhookAuthorizer } from './webhook.js';
 
-export interface AuthorizationOptions {
+export interface AuthorizationOptions extends LoadedAuthorization {
   /** --authorization-mode, in order (checked at parse time); empty: not given */
   modes: readonly string[];
+  /** AuthorizeWithSelectors (beta, on by default): selectors reach the authorizers and the webhook */
+  selectors?: boolean;
+}
+
+/** The factories of the modes whose files were read at start (src/main.ts). */
+function modeFactories(
+  options: AuthorizationOptions,
+  transports: WebhookTransport[],
+): Partial<Record<AuthorizationMode, ModeFactory>> {
+  const factories: Partial<Record<AuthorizationMode, ModeFactory>> = {};
+  const { abac, webhook } = options;
+  if (abac) factories.ABAC = () => new AbacAuthorizer(abac);
+  if (webhook)
+    factories.Webhook = () => {
+      const transport = new WebhookTransport(webhook.connection, webhook.timeoutMs);
+      transports.push(transport);
+      const logger = new Logger('authorization');
+      return new WebhookAuthorizer(transport, {
+        version: webhook.version,
+        authorizedTtlMs: webhook.authorizedTtlMs,
+        unauthorizedTtlMs: webhook.unauthorizedTtlMs,
+        selectors: options.selectors ?? true,
+        log: (m) => logger.warn(m),
+      });
+    };
+  return factories;
+}
+
+/** Gives authorization.k8s.io's access reviews their answers; closes the webhook's connections at the end. */
+class AccessReviews implements OnModuleInit, OnModuleDestroy {
+  constructor(
+    private readonly virtual: VirtualKinds,
+    private readonly chain: AuthorizerChain,
+    private readonly transports: WebhookTransport[],
+    private readonly selectors: boolean,
+  ) {}
+
+  onModuleInit(): void {
+    const o = { selectors: this.selectors };
+    this.virtual.provide(subjectAccessReviewDefinition, subjectAccessReview(this.chain, o));
+    this.virtual.provide(localSubjectAccessReviewDefinition, localSubjectAccessReview(this.chain, o));
+    this.virtual.provide(selfSubjectAccessReviewDefinition, selfSubjectAccessReview(this.chain, o));
+    this.virtual.provide(selfSubjectRulesReviewDefinition, selfSubjectRulesReview(this.chain));
+  }
+
+  onModuleDestroy(): void {
+    for (const t of this.transports) t.close();
+  }
 }
 
 /** The authorizer chain of --authorization-mode, system:masters first; anything no authorizer allows is forbidden. */
@@ -12,9 +84,21 @@ export interface AuthorizationOptions {
 @Module({})
 export class AuthorizationModule {
   static forRoot(options: AuthorizationOptions): DynamicModule {
+    const transports: WebhookTransport[] = [];
     return {
       module: AuthorizationModule,
-      providers: [{ provide: AuthorizerChain, useFactory: () => authorizerChain(options.modes) }],
+      providers: [
+        {
+          provide: AuthorizerChain,
+          useFactory: () => authorizerChain(options.modes, modeFactories(options, transports)),
+        },
+        {
+          provide: AccessReviews,
+          useFactory: (virtual: VirtualKinds, chain: AuthorizerChain) =>
+            new AccessReviews(virtual, chain, transports, options.selectors ?? true),
+          inject: [VirtualKinds, AuthorizerChain],
+        },
+      ],
       exports: [AuthorizerChain],
     };
   }

@@ -10,13 +10,30 @@ export class AuthorizerChain implements Authorizer {
   constructor(private readonly authorizers: readonly Authorizer[]) {}
 
   async authorize(attributes: Attributes): Promise<Verdict> {
+    const verdict = await this.decide(attributes);
+    if (verdict.decision !== 'noOpinion') return verdict;
+    const why = [verdict.reason, verdict.evaluationError].filter(Boolean).join('; ');
+    return { decision: 'deny', reason: why || undefined };
+  }
+
+  /**
+   * kube's union as the access reviews report it: the first allow or deny with its reason; else no opinion,
+   * the authorizers' reasons and errors joined (a SubjectAccessReview nobody decides is neither allowed nor
+   * denied).
+   */
+  async decide(attributes: Attributes): Promise<Verdict> {
     const reasons: string[] = [];
+    const errors: string[] = [];
     for (const authorizer of this.authorizers) {
       const verdict = await authorizer.authorize(attributes);
       if (verdict.decision !== 'noOpinion') return verdict;
       if (verdict.reason) reasons.push(verdict.reason);
+      if (verdict.evaluationError) errors.push(verdict.evaluationError);
     }
-    return { decision: 'deny', reason: reasons.join('; ') || undefined };
+    const out: Verdict = { decision: 'noOpinion' };
+    if (reasons.length > 0) out.reason = reasons.join('; ');
+    if (errors.length > 0) out.evaluationError = errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
+    return out;
   }
 
   /** Every rule resolver's rules, in chain order (kube's union of RuleResolvers). */
