@@ -182,6 +182,27 @@ describe('authorization webhook, v1beta1 (the default)', () => {
     assert.match(broken.evaluationError, /the webhook answered 500/);
   });
 
+  it("kube's webhook metrics: evaluations by result, failing open, durations", async () => {
+    const text = (await s.request('GET', '/metrics')).text;
+    const value = (line: string) =>
+      Number(text.match(new RegExp(`^${line.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm'))?.[1]);
+    assert.ok(
+      value('apiserver_authorization_webhook_evaluations_total{name="webhook",result="success"}') > 0,
+      text,
+    );
+    assert.ok(
+      value('apiserver_authorization_webhook_evaluations_total{name="webhook",result="timeout"}') >= 1,
+    );
+    assert.ok(value('apiserver_authorization_webhook_evaluations_total{name="webhook",result="error"}') >= 1);
+    assert.ok(
+      value('apiserver_authorization_webhook_evaluations_fail_open_total{name="webhook",result="error"}') >=
+        1,
+    );
+    assert.ok(
+      value('apiserver_authorization_webhook_duration_seconds_count{name="webhook",result="success"}') > 0,
+    );
+  });
+
   it('kubectl auth can-i asks the webhook; --list warns that the list may be incomplete', async () => {
     const yes = await run('alice', 'auth', 'can-i', 'create', 'configmaps', '-n', 'team');
     assert.deepEqual([yes.code, yes.stdout.trim()], [0, 'yes']);

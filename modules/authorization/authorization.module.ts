@@ -6,12 +6,14 @@ import {
   type OnModuleDestroy,
   type OnModuleInit,
 } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import {
   localSubjectAccessReviewDefinition,
   selfSubjectAccessReviewDefinition,
   selfSubjectRulesReviewDefinition,
   subjectAccessReviewDefinition,
 } from '../kinds/index.js';
+import { ApiMetrics } from '../metrics/index.js';
 import { VirtualKinds } from '../registry/index.js';
 import { WebhookTransport } from '../webhook/index.js';
 import { AbacAuthorizer } from './abac.js';
@@ -33,10 +35,16 @@ export interface AuthorizationOptions extends LoadedAuthorization {
   selectors?: boolean;
 }
 
+/** What the authorizers built at start report to, once the server's metrics exist (they are made later). */
+interface Sinks {
+  transports: WebhookTransport[];
+  webhookCall?: (result: 'success' | 'timeout' | 'error' | 'canceled', seconds: number) => void;
+}
+
 /** The factories of the modes whose files were read at start (src/main.ts). */
 function modeFactories(
   options: AuthorizationOptions,
-  transports: WebhookTransport[],
+  sinks: Sinks,
 ): Partial<Record<AuthorizationMode, ModeFactory>> {
   const factories: Partial<Record<AuthorizationMode, ModeFactory>> = {};
   const { abac, webhook } = options;
@@ -44,7 +52,7 @@ function modeFactories(
   if (webhook)
     factories.Webhook = () => {
       const transport = new WebhookTransport(webhook.connection, webhook.timeoutMs);
-      transports.push(transport);
+      sinks.transports.push(transport);
       const logger = new Logger('authorization');
       return new WebhookAuthorizer(transport, {
         version: webhook.version,
@@ -52,21 +60,29 @@ function modeFactories(
         unauthorizedTtlMs: webhook.unauthorizedTtlMs,
         selectors: options.selectors ?? true,
         log: (m) => logger.warn(m),
+        observe: (result, seconds) => sinks.webhookCall?.(result, seconds),
       });
     };
   return factories;
 }
 
-/** Gives authorization.k8s.io's access reviews their answers; closes the webhook's connections at the end. */
+/**
+ * Gives authorization.k8s.io's access reviews their answers and the webhook its metrics; closes the webhook's
+ * connections at the end.
+ */
 class AccessReviews implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly virtual: VirtualKinds,
     private readonly chain: AuthorizerChain,
-    private readonly transports: WebhookTransport[],
+    private readonly sinks: Sinks,
     private readonly selectors: boolean,
+    private readonly moduleRef: ModuleRef,
   ) {}
 
   onModuleInit(): void {
+    // kube names the webhook of --authorization-webhook-config-file "webhook"
+    const metrics = this.metrics();
+    if (metrics) this.sinks.webhookCall = (result, s) => metrics.authorizationWebhook('webhook', result, s);
     const o = { selectors: this.selectors };
     this.virtual.provide(subjectAccessReviewDefinition, subjectAccessReview(this.chain, o));
     this.virtual.provide(localSubjectAccessReviewDefinition, localSubjectAccessReview(this.chain, o));
@@ -75,7 +91,16 @@ class AccessReviews implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
-    for (const t of this.transports) t.close();
+    for (const t of this.sinks.transports) t.close();
+  }
+
+  /** the server's metrics, when a module provides them (not in every composition) */
+  private metrics(): ApiMetrics | undefined {
+    try {
+      return this.moduleRef.get(ApiMetrics, { strict: false });
+    } catch {
+      return undefined;
+    }
   }
 }
 
@@ -84,19 +109,19 @@ class AccessReviews implements OnModuleInit, OnModuleDestroy {
 @Module({})
 export class AuthorizationModule {
   static forRoot(options: AuthorizationOptions): DynamicModule {
-    const transports: WebhookTransport[] = [];
+    const sinks: Sinks = { transports: [] };
     return {
       module: AuthorizationModule,
       providers: [
         {
           provide: AuthorizerChain,
-          useFactory: () => authorizerChain(options.modes, modeFactories(options, transports)),
+          useFactory: () => authorizerChain(options.modes, modeFactories(options, sinks)),
         },
         {
           provide: AccessReviews,
-          useFactory: (virtual: VirtualKinds, chain: AuthorizerChain) =>
-            new AccessReviews(virtual, chain, transports, options.selectors ?? true),
-          inject: [VirtualKinds, AuthorizerChain],
+          useFactory: (virtual: VirtualKinds, chain: AuthorizerChain, moduleRef: ModuleRef) =>
+            new AccessReviews(virtual, chain, sinks, options.selectors ?? true, moduleRef),
+          inject: [VirtualKinds, AuthorizerChain, ModuleRef],
         },
       ],
       exports: [AuthorizerChain],

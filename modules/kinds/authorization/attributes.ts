@@ -3,7 +3,7 @@
  * attributes, with the selectors of AuthorizeWithSelectors) and what is answered. Field numbers are kube's
  * generated.proto ones, so the reviews also speak Protobuf.
  */
-import { bool, field, str, type Schema } from '../../api/index.js';
+import { bool, field, pointer, str, type Schema } from '../../api/index.js';
 import { userInfoSchema } from '../authentication/user-info.js';
 
 const strings = (n: number, description: string): Schema =>
@@ -42,19 +42,23 @@ export const resourceAttributesSchema: Schema = {
   properties: {
     fieldSelector: field(
       8,
-      selectorAttributes(
-        'io.k8s.api.authorization.v1.FieldSelectorAttributes',
-        'io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement',
-        'field selector',
+      pointer(
+        selectorAttributes(
+          'io.k8s.api.authorization.v1.FieldSelectorAttributes',
+          'io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement',
+          'field selector',
+        ),
       ),
     ),
     group: str(3, 'The API group; "*" means all.'),
     labelSelector: field(
       9,
-      selectorAttributes(
-        'io.k8s.api.authorization.v1.LabelSelectorAttributes',
-        'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement',
-        'label selector',
+      pointer(
+        selectorAttributes(
+          'io.k8s.api.authorization.v1.LabelSelectorAttributes',
+          'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement',
+          'label selector',
+        ),
       ),
     ),
     name: str(7, 'The object asked about; empty means all.'),
@@ -87,8 +91,8 @@ export const subjectAccessReviewSpecSchema: Schema = {
   properties: {
     extra: field(5, { ...userInfoSchema.properties!.extra, description: "The user's extra attributes." }),
     groups: strings(4, 'The groups of the user asked about.'),
-    nonResourceAttributes: field(2, nonResourceAttributesSchema),
-    resourceAttributes: field(1, resourceAttributesSchema),
+    nonResourceAttributes: field(2, pointer(nonResourceAttributesSchema)),
+    resourceAttributes: field(1, pointer(resourceAttributesSchema)),
     uid: str(6, 'The UID of the user asked about.'),
     user: str(3, 'The user asked about; user or groups is required.'),
   },
@@ -99,8 +103,8 @@ export const selfSubjectAccessReviewSpecSchema: Schema = {
   type: 'object',
   description: 'What is asked for the caller; exactly one of resourceAttributes and nonResourceAttributes.',
   properties: {
-    nonResourceAttributes: field(2, nonResourceAttributesSchema),
-    resourceAttributes: field(1, resourceAttributesSchema),
+    nonResourceAttributes: field(2, pointer(nonResourceAttributesSchema)),
+    resourceAttributes: field(1, pointer(resourceAttributesSchema)),
   },
   'x-pgkube-ref': 'io.k8s.api.authorization.v1.SelfSubjectAccessReviewSpec',
 };
