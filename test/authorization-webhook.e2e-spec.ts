@@ -3,8 +3,9 @@
  * 127.0.0.1 and the real kubectl: the webhook's allow lets a request through, its deny stops the chain (ABAC
  * after it would allow), its no opinion passes to ABAC; the SubjectAccessReview it receives is kube's (v1beta1
  * by default, v1 when asked) with the request's selectors; answers are cached (one call for repeated
- * requests); a webhook that times out or is down has no opinion, logged without credentials; `kubectl auth
- * can-i --list` warns that the list is incomplete.
+ * requests); a webhook that times out or is down has no opinion, logged without credentials (a later
+ * authorizer may allow; if none does, kube answers 500); kube's webhook metrics; `kubectl auth can-i --list`
+ * warns that the list is incomplete.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -149,15 +150,25 @@ describe('authorization webhook, v1beta1 (the default)', () => {
     assert.match(r.stderr, /User "bob" cannot list resource "configmaps".*No policy matched\./);
   });
 
-  it('a webhook that does not answer in time, or is down, has no opinion (logged without its credential)', async () => {
+  it('a webhook that does not answer in time, or is down, has no opinion; nobody else allowing, kube answers 500', async () => {
     const started = Date.now();
     const slow = await s.request('GET', '/api/v1/namespaces/default/configmaps', { token: 'slow-token' });
-    assert.equal(slow.status, 403, slow.text);
+    assert.equal(slow.status, 500, slow.text);
     assert.ok(Date.now() - started >= 1900, 'waited for the timeout');
-    assert.match(slow.json.message, /User "slow" cannot list/);
+    assert.equal(slow.json.reason, 'InternalError');
+    assert.equal(
+      slow.json.message,
+      'Internal Server Error: "/api/v1/namespaces/default/configmaps": error calling the authorization webhook: no answer within 2000 ms',
+    );
     const broken = await s.request('GET', '/api/v1/namespaces/default/configmaps', { token: 'broken-token' });
-    assert.equal(broken.status, 403);
+    assert.equal(broken.status, 500);
+    assert.match(broken.json.message, /the webhook answered 500$/);
     assert.ok(callsOf('broken').length >= 2, 'a 500 is retried');
+    // no opinion: an authorizer after it may still allow (ABAC gives broken the namespace "nowhere")
+    const allowed = await s.request('GET', '/api/v1/namespaces/nowhere/configmaps', {
+      token: 'broken-token',
+    });
+    assert.equal(allowed.status, 200, allowed.text);
     assert.match(s.output(), /authorization webhook: the webhook answered 500/);
     assert.doesNotMatch(s.output(), /secret-of-pgkube/);
   });

@@ -12,7 +12,8 @@ export class AuthorizerChain implements Authorizer {
   async authorize(attributes: Attributes): Promise<Verdict> {
     const verdict = await this.decide(attributes);
     if (verdict.decision !== 'noOpinion') return verdict;
-    const why = [verdict.reason, verdict.evaluationError].filter(Boolean).join('; ');
+    // kube's impersonation check words an authorizer's error first, then the reasons
+    const why = [verdict.evaluationError, verdict.reason].filter(Boolean).join(': ');
     return { decision: 'deny', reason: why || undefined };
   }
 
@@ -52,10 +53,18 @@ export class AuthorizerChain implements Authorizer {
     return out;
   }
 
-  /** Resolves when the request is allowed; a 403 Status otherwise. */
+  /** Resolves when the request is allowed; a 403 Status otherwise (a 500 when an authorizer failed). */
   async check(attributes: Attributes): Promise<void> {
-    const verdict = await this.authorize(attributes);
-    if (verdict.decision !== 'allow') throw forbidden(attributes, verdict.reason);
+    const verdict = await this.decide(attributes);
+    if (verdict.decision === 'allow') return;
+    // kube's authorization filter: nobody allowed and an authorizer failed (a webhook down) is the server's fault
+    if (verdict.evaluationError)
+      throw new ApiError(
+        500,
+        'InternalError',
+        `Internal Server Error: "${attributes.path}": ${verdict.evaluationError}`,
+      );
+    throw forbidden(attributes, verdict.reason);
   }
 }
 
