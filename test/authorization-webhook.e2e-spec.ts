@@ -91,7 +91,14 @@ describe('authorization webhook, v1beta1 (the default)', () => {
   const callsOf = (user: string) => webhook().calls.filter((c) => c.review?.spec?.user === user);
 
   it("the webhook's allow: kubectl lists; the review is kube's v1beta1 body, with the field selector", async () => {
-    const r = await run('alice', 'get', 'configmaps', '-n', 'default', '--field-selector=metadata.name=x');
+    const r = await run(
+      'alice',
+      'get',
+      'configmaps',
+      '-n',
+      'default',
+      '--field-selector=metadata.namespace=default',
+    );
     assert.equal(r.code, 0, r.stderr);
     const call = callsOf('alice').find((c) => c.review.spec.resourceAttributes?.resource === 'configmaps')!;
     assert.equal(call.method, 'POST');
@@ -107,7 +114,9 @@ describe('authorization webhook, v1beta1 (the default)', () => {
           verb: 'list',
           version: 'v1',
           resource: 'configmaps',
-          fieldSelector: { requirements: [{ key: 'metadata.name', operator: 'In', values: ['x'] }] },
+          fieldSelector: {
+            requirements: [{ key: 'metadata.namespace', operator: 'In', values: ['default'] }],
+          },
         },
         user: 'alice',
         group: ['team', 'system:authenticated'],
