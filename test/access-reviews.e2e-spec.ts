@@ -407,3 +407,50 @@ describe('ABAC policy file errors', () => {
     assert.match(r.output, /--authorization-policy-file: ENOENT/);
   });
 });
+
+describe('access reviews under AlwaysAllow and AlwaysDeny', () => {
+  const tokens = () => tempFile('tokens.csv', 'carl-token,carl,uid-carl\n');
+
+  describe('AlwaysAllow', () => {
+    const s = useServer(async () => ({
+      args: ['--authorization-mode=AlwaysAllow', `--token-auth-file=${await tokens()}`],
+    }));
+
+    it('kubectl auth can-i says yes to anything; --list shows everything', async () => {
+      const carl = await kubeconfigFor(s.kubeconfig, { token: 'carl-token' });
+      const yes = await kubectl(['auth', 'can-i', 'delete', 'nodes'], {
+        kubeconfig: carl,
+        timeoutMs: 60_000,
+      });
+      assert.deepEqual([yes.code, yes.stdout.trim()], [0, 'yes']);
+      const list = await kubectl(['auth', 'can-i', '--list'], { kubeconfig: carl, timeoutMs: 60_000 });
+      assert.equal(list.code, 0, list.stderr);
+      assert.match(list.stdout, /^\*\.\*\s+\[\]\s+\[\]\s+\[\*\]$/m);
+      assert.match(list.stdout, /^\s+\[\*\]\s+\[\]\s+\[\*\]$/m);
+    });
+  });
+
+  describe('AlwaysDeny', () => {
+    const s = useServer(async () => ({
+      args: ['--authorization-mode=AlwaysDeny', `--token-auth-file=${await tokens()}`],
+    }));
+
+    it('nobody but system:masters may even ask; a SubjectAccessReview reports no opinion, not a deny', async () => {
+      const carl = await kubeconfigFor(s.kubeconfig, { token: 'carl-token' });
+      const r = await kubectl(['auth', 'can-i', 'get', 'pods'], { kubeconfig: carl, timeoutMs: 60_000 });
+      assert.equal(r.code, 1);
+      assert.match(
+        r.stderr,
+        /selfsubjectaccessreviews\.authorization\.k8s\.io is forbidden: User "carl" cannot create/,
+      );
+      const sar = await s.request('POST', `${AUTHZ}/subjectaccessreviews`, {
+        body: {
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SubjectAccessReview',
+          spec: { user: 'carl', resourceAttributes: { verb: 'get', resource: 'pods' } },
+        },
+      });
+      assert.deepEqual(sar.json.status, { allowed: false, reason: 'Everything is forbidden.' });
+    });
+  });
+});
