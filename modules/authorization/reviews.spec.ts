@@ -192,3 +192,59 @@ describe('access review answers', () => {
     });
   });
 });
+
+describe('access review refusals (422)', () => {
+  const chain = new AuthorizerChain([new Recorder({ decision: 'allow' })]);
+  const list = (selectors: Record<string, unknown>) => ({
+    user: 'a',
+    resourceAttributes: { verb: 'list', ...selectors },
+  });
+  const cases: [string, Record<string, unknown>, string][] = [
+    [
+      'a field requirement without a key',
+      list({ fieldSelector: { requirements: [{ operator: 'In', values: ['x'] }] } }),
+      'spec.resourceAttributes.fieldSelector.requirements[0].key: Required value: must be specified',
+    ],
+    [
+      'a label requirement In without values',
+      list({ labelSelector: { requirements: [{ key: 'app', operator: 'In' }] } }),
+      "spec.resourceAttributes.labelSelector.requirements[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+    ],
+    [
+      'a label requirement Exists with values',
+      list({ labelSelector: { requirements: [{ key: 'app', operator: 'Exists', values: ['x'] }] } }),
+      "spec.resourceAttributes.labelSelector.requirements[0].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+    ],
+    [
+      'a label requirement with a bad key (an unknown operator passes)',
+      list({ labelSelector: { requirements: [{ key: 'a b', operator: 'Later' }] } }),
+      'spec.resourceAttributes.labelSelector.requirements[0].key: Invalid value: "a b": name part must consist of alphanumeric characters',
+    ],
+  ];
+  for (const [name, spec, message] of cases)
+    it(name, async () => {
+      await assert.rejects(
+        subjectAccessReview(chain, { selectors: true })(ctx(), review('SubjectAccessReview', spec)),
+        (e: ApiError) => {
+          assert.equal(e.code, 422);
+          const prefix = `SubjectAccessReview.authorization.k8s.io "" is invalid: ${message}`;
+          assert.ok(e.message.startsWith(prefix), e.message);
+          return true;
+        },
+      );
+    });
+
+  it('an unknown label operator with values, and a well-formed selector, pass', async () => {
+    const ok = await subjectAccessReview(chain, { selectors: true })(
+      ctx(),
+      review(
+        'SubjectAccessReview',
+        list({
+          fieldSelector: { requirements: [{ key: 'spec.nodeName', operator: 'In', values: ['n'] }] },
+          labelSelector: { requirements: [{ key: 'app', operator: 'Later', values: ['1'] }] },
+        }),
+      ),
+    );
+    assert.deepEqual(ok.status, { allowed: true });
+  });
+});

@@ -16,6 +16,7 @@ import {
   type UserInfo,
 } from '../api/index.js';
 import type { VirtualCreate } from '../registry/index.js';
+import { isQualifiedName } from '../validation/index.js';
 import type { Attributes } from './authorizer.js';
 import type { AuthorizerChain } from './chain.js';
 
@@ -48,24 +49,51 @@ function goValue(kind: string, o: Obj, fields: string[]): string {
 
 const shownNonResource = (n: Obj) => goValue('NonResourceAttributes', n, ['path', 'verb']);
 
-/** kube's checks of a field or label selector of resourceAttributes (AuthorizeWithSelectors) */
-function selectorErrors(selector: unknown, path: string): FieldError[] {
+/**
+ * kube's checks of a field or label selector of resourceAttributes (AuthorizeWithSelectors). Unknown operators
+ * pass (a newer client may know more), so a requirement kube cannot read only leaves the request wider.
+ */
+function selectorErrors(selector: unknown, path: string, labels: boolean): FieldError[] {
   const s = object(selector);
   if (!s) return [];
+  const errors: FieldError[] = [];
   const raw = text(s, 'rawSelector');
   const requirements = Array.isArray(s.requirements) ? s.requirements : [];
   if (raw && requirements.length > 0)
-    return [
+    errors.push(
       fieldError.invalid(`${path}.rawSelector`, raw, 'may not specified at the same time as requirements'),
-    ];
+    );
   if (!raw && requirements.length === 0)
-    return [
+    errors.push(
       fieldError.required(
         `${path}.requirements`,
         `when ${path} is specified, requirements or rawSelector is required`,
       ),
-    ];
-  return [];
+    );
+  requirements.forEach((r, i) => {
+    const req = object(r) ?? {};
+    const at = `${path}.requirements[${i}]`;
+    const key = text(req, 'key');
+    if (!labels) {
+      if (!key) errors.push(fieldError.required(`${at}.key`, 'must be specified'));
+      return;
+    }
+    const op = text(req, 'operator');
+    const values = strings(req.values);
+    if ((op === 'In' || op === 'NotIn') && values.length === 0)
+      errors.push(
+        fieldError.required(`${at}.values`, "must be specified when `operator` is 'In' or 'NotIn'"),
+      );
+    if ((op === 'Exists' || op === 'DoesNotExist') && values.length > 0)
+      errors.push(
+        fieldError.forbidden(
+          `${at}.values`,
+          "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+        ),
+      );
+    for (const msg of isQualifiedName(key)) errors.push(fieldError.invalid(`${at}.key`, key, msg));
+  });
+  return errors;
 }
 
 /** ValidateSubjectAccessReviewSpec (and its self form, without a user): exactly one kind of attributes */
@@ -94,8 +122,8 @@ function specErrors(spec: Obj, forSubject: boolean): FieldError[] {
       fieldError.invalid('spec.user', text(spec, 'user'), 'at least one of user or group must be specified'),
     );
   if (resource) {
-    errors.push(...selectorErrors(resource.fieldSelector, 'spec.resourceAttributes.fieldSelector'));
-    errors.push(...selectorErrors(resource.labelSelector, 'spec.resourceAttributes.labelSelector'));
+    errors.push(...selectorErrors(resource.fieldSelector, 'spec.resourceAttributes.fieldSelector', false));
+    errors.push(...selectorErrors(resource.labelSelector, 'spec.resourceAttributes.labelSelector', true));
   }
   return errors;
 }
