@@ -35,6 +35,8 @@ export function checkAuthorizationFlags(f: AuthorizationFlags, given: ReadonlySe
       'authorization-webhook-version',
       'authorization-webhook-cache-authorized-ttl',
       'authorization-webhook-cache-unauthorized-ttl',
+      // pgkube's own: AuthorizationConfiguration gives each webhook its timeout
+      'authorization-webhook-timeout',
     ].filter((flag) => given.has(flag));
     if (legacy.length > 0)
       throw new AuthorizationFlagError(
