@@ -202,7 +202,7 @@ describe('authorization webhook, v1beta1 (the default)', () => {
     assert.match(broken.evaluationError, /the webhook answered 500/);
   });
 
-  it("kube's webhook metrics: evaluations by result, failing open, durations", async () => {
+  it("kube's webhook metrics: evaluations by result, failing open, durations; decisions by mode", async () => {
     const text = (await s.request('GET', '/metrics')).text;
     const value = (line: string) =>
       Number(text.match(new RegExp(`^${line.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm'))?.[1]);
@@ -221,6 +221,16 @@ describe('authorization webhook, v1beta1 (the default)', () => {
     assert.ok(
       value('apiserver_authorization_webhook_duration_seconds_count{name="webhook",result="success"}') > 0,
     );
+    // terminal decisions by mode: the webhook's allows and denies, ABAC's allows
+    const decisions = (labels: string[]) =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('apiserver_authorization_decisions_total{'))
+        .filter((l) => labels.every((label) => l.includes(label)))
+        .map((l) => Number(l.split(' ').pop()));
+    assert.ok(decisions(['type="Webhook"', 'name="webhook"', 'decision="allowed"'])[0] > 0, text);
+    assert.ok(decisions(['type="Webhook"', 'name="webhook"', 'decision="denied"'])[0] > 0);
+    assert.ok(decisions(['type="ABAC"', 'name="abac"', 'decision="allowed"'])[0] > 0);
   });
 
   it('kubectl auth can-i asks the webhook; --list warns that the list may be incomplete', async () => {

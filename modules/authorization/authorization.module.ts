@@ -19,7 +19,7 @@ import { WebhookTransport } from '../webhook/index.js';
 import { AbacAuthorizer } from './abac.js';
 import { AuthorizerChain } from './chain.js';
 import type { LoadedAuthorization } from './flags.js';
-import { authorizerChain, type AuthorizationMode, type ModeFactory } from './modes.js';
+import { authorizerChain, type AuthorizationMode, type DecisionObserver, type ModeFactory } from './modes.js';
 import {
   localSubjectAccessReview,
   selfSubjectAccessReview,
@@ -39,6 +39,7 @@ export interface AuthorizationOptions extends LoadedAuthorization {
 interface Sinks {
   transports: WebhookTransport[];
   webhookCall?: (result: 'success' | 'timeout' | 'error' | 'canceled', seconds: number) => void;
+  decision?: DecisionObserver;
 }
 
 /** The factories of the modes whose files were read at start (src/main.ts). */
@@ -82,7 +83,10 @@ class AccessReviews implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     // kube names the webhook of --authorization-webhook-config-file "webhook"
     const metrics = this.metrics();
-    if (metrics) this.sinks.webhookCall = (result, s) => metrics.authorizationWebhook('webhook', result, s);
+    if (metrics) {
+      this.sinks.webhookCall = (result, s) => metrics.authorizationWebhook('webhook', result, s);
+      this.sinks.decision = (type, name, decision) => metrics.authorizationDecision(type, name, decision);
+    }
     const o = { selectors: this.selectors };
     this.virtual.provide(subjectAccessReviewDefinition, subjectAccessReview(this.chain, o));
     this.virtual.provide(localSubjectAccessReviewDefinition, localSubjectAccessReview(this.chain, o));
@@ -115,7 +119,10 @@ export class AuthorizationModule {
       providers: [
         {
           provide: AuthorizerChain,
-          useFactory: () => authorizerChain(options.modes, modeFactories(options, sinks)),
+          useFactory: () =>
+            authorizerChain(options.modes, modeFactories(options, sinks), (type, name, decision) =>
+              sinks.decision?.(type, name, decision),
+            ),
         },
         {
           provide: AccessReviews,

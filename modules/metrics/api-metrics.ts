@@ -48,6 +48,18 @@ interface WatchCell {
   reported: number;
 }
 
+interface CountCell {
+  labels: Record<string, string>;
+  n: number;
+  reported: number;
+}
+
+interface CountCell {
+  labels: Record<string, string>;
+  n: number;
+  reported: number;
+}
+
 const REQUEST_LABELS = [
   'verb',
   'dry_run',
@@ -71,6 +83,8 @@ export class ApiMetrics {
   private readonly durationCells = new Map<string, HistogramCell>();
   /** watch events sent, counted by the watchers in plain numbers (a fan-out to thousands stays cheap) */
   private readonly watchCells = new Map<string, WatchCell>();
+  /** the modes' allows and denies, counted in plain numbers (one per request) and told at scrape */
+  private readonly decisions = new Map<string, CountCell>();
   /** the authorization webhook's calls (kube's apiserver_authorization_webhook_* metrics) */
   private readonly webhook: {
     evaluations?: Counter;
@@ -198,6 +212,27 @@ export class ApiMetrics {
           },
         }),
     );
+    const decisions = this.decisions;
+    this.define(
+      {
+        name: 'apiserver_authorization_decisions_total',
+        help: 'Total number of terminal decisions made by an authorizer split by authorizer type, name, and decision.',
+        stability: 'ALPHA',
+      },
+      (help) =>
+        new Counter({
+          name: 'apiserver_authorization_decisions_total',
+          help,
+          labelNames: ['type', 'name', 'decision'],
+          registers: [this.registry],
+          collect() {
+            for (const cell of decisions.values()) {
+              if (cell.n > cell.reported) this.inc(cell.labels, cell.n - cell.reported);
+              cell.reported = cell.n;
+            }
+          },
+        }),
+    );
   }
 
   /**
@@ -218,6 +253,17 @@ export class ApiMetrics {
       spec,
       (help) => new Gauge({ name: spec.name, help, labelNames: spec.labelNames, registers: [this.registry] }),
     );
+  }
+
+  /** A terminal decision (allowed, denied) of an authorizer of --authorization-mode, by its type and name. */
+  authorizationDecision(type: string, name: string, decision: 'allowed' | 'denied'): void {
+    const key = `${type}\0${name}\0${decision}`;
+    let cell = this.decisions.get(key);
+    if (!cell) {
+      cell = { labels: { type, name, decision }, n: 0, reported: 0 };
+      this.decisions.set(key, cell);
+    }
+    cell.n++;
   }
 
   /**
