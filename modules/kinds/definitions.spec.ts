@@ -136,7 +136,8 @@ const kubeFacts: {
     allowCreateOnUpdate: false,
     nameRule: 'dns1123Subdomain',
     columns: [],
-  },  {
+  },
+  {
     resource: 'subjectaccessreviews',
     group: 'authorization.k8s.io',
     kind: 'SubjectAccessReview',
