@@ -7,7 +7,7 @@ import type {
 } from '../modules/authentication/index.js';
 import { AdmissionModule } from '../modules/admission/index.js';
 import { AuthenticationModule, type LoadedAuthentication } from '../modules/authentication/index.js';
-import { AuthorizationModule } from '../modules/authorization/index.js';
+import { AuthorizationModule, type LoadedAuthorization } from '../modules/authorization/index.js';
 import { ControllersModule, type ClusterEndpoint } from '../modules/controllers/index.js';
 import { EndpointsModule } from '../modules/endpoints/index.js';
 import { KindsModule } from '../modules/kinds/index.js';
@@ -31,6 +31,8 @@ export interface ServerOptions {
   serverAddress: () => string;
   /** what the authentication flags' files said (anonymous access, the token webhook); unset: kube's defaults */
   authentication?: LoadedAuthentication;
+  /** what the authorization flags' files said (ABAC policies, the authorization webhook) */
+  authorization?: LoadedAuthorization;
   /** the URL and CA clients use, resolved once the server listens (cluster-info is made from it) */
   clusterEndpoint?: Promise<ClusterEndpoint>;
   /** client certificates and the authenticating proxy (src/server/client-trust.ts) */
@@ -54,7 +56,11 @@ export class AppModule {
         RegistryModule.forRoot(config.apiEnablement),
         KindsModule,
         WatchModule.forRoot(config.historyRetentionMs),
-        AuthorizationModule.forRoot({ modes: config.authorizationModes }),
+        AuthorizationModule.forRoot({
+          ...server.authorization,
+          modes: config.authorizationModes,
+          selectors: config.featureGates.enabled('AuthorizeWithSelectors'),
+        }),
         AuthenticationModule.forRoot({
           ...server.authentication,
           tokens: server.tokens,

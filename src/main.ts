@@ -10,6 +10,7 @@ import {
   loadServiceAccountKeys,
   parseTokenFile,
 } from '../modules/authentication/index.js';
+import { loadAuthorization } from '../modules/authorization/index.js';
 import { migrate, startEmbeddedPostgres, type RunningPostgres } from '../modules/storage/index.js';
 import { ConfigError, parseConfig, usage, type Config } from './config/config.js';
 import { createServer } from './server/http.js';
@@ -29,6 +30,14 @@ async function serve(config: Config): Promise<void> {
     webhookCacheTtlMs: config.authenticationTokenWebhookCacheTtlMs,
     webhookTimeoutMs: config.authenticationTokenWebhookTimeoutMs,
     enabled: (name) => config.featureGates.enabled(name as never),
+  });
+  const authorization = await loadAuthorization({
+    policyFile: config.authorizationPolicyFile,
+    webhookConfigFile: config.authorizationWebhookConfigFile,
+    webhookVersion: config.authorizationWebhookVersion,
+    webhookAuthorizedTtlMs: config.authorizationWebhookCacheAuthorizedTtlMs,
+    webhookUnauthorizedTtlMs: config.authorizationWebhookCacheUnauthorizedTtlMs,
+    webhookTimeoutMs: config.authorizationWebhookTimeoutMs,
   });
   // keys and tokens live here; an embedded PostgreSQL run as its own OS user (we are root) must pass through
   const embeddedAsOtherUser = !config.databaseUrl && process.getuid?.() === 0;
@@ -73,6 +82,7 @@ async function serve(config: Config): Promise<void> {
     serverAddress: () => address,
     shuttingDown: () => stopping,
     authentication,
+    authorization,
     clusterEndpoint,
     clientCa: trust.clientCa,
     requestHeader: trust.requestHeader,

@@ -6,8 +6,9 @@
  *   api            → nothing: the shared kernel (ObjectMeta, Status, GVK/GVR, RequestInfo, UserInfo, Schema)
  *   apply          → api only, and pure: no NestJS, no postgres, no database, no HTTP server (ARCHITECTURE.md)
  *   health         → nothing
- *   validation, schema, metrics, authorization, storage → api
- *   authentication → api, authorization (impersonation asks the authorizer chain)
+ *   validation, schema, metrics, storage, webhook → api
+ *   authorization  → api, kinds, registry, webhook (the access reviews are its virtual kinds)
+ *   authentication → api, authorization (impersonation asks the authorizer chain), webhook
  *   watch          → api, storage
  *   registry       → api, apply, storage, validation
  *   kinds          → api, registry, validation

@@ -55,6 +55,8 @@ export class NamespaceLifecycle implements AdmissionPlugin {
       return;
     }
     if (a.operation !== 'CREATE' || a.def.scope !== 'Namespaced') return;
+    // a virtual kind stores nothing in the namespace (kube lets LocalSubjectAccessReview through likewise)
+    if (a.def.storage === 'virtual') return;
     const gr = { group: a.def.group, resource: a.def.resource };
     const requirement: Requirement = {
       key: namespaceKey(a.namespace),

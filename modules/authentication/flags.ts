@@ -9,8 +9,8 @@ import {
   type GateCheck,
 } from './authentication-config.js';
 import type { AnonymousAccess } from './union.js';
-import type { WebhookVersion } from './webhook/client.js';
-import { readWebhookKubeconfig, type WebhookConnection } from './webhook/kubeconfig.js';
+import type { WebhookVersion } from '../webhook/index.js';
+import { readWebhookKubeconfig, type WebhookConnection } from '../webhook/index.js';
 
 export interface AuthenticationFlags {
   /** --anonymous-auth; undefined when not given */

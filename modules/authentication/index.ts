@@ -82,4 +82,4 @@ export {
   type KubeconfigUser,
   type KubeconfigOptions,
 } from './kubeconfig.js';
-export { readWebhookKubeconfig, type WebhookConnection } from './webhook/kubeconfig.js';
+export { readWebhookKubeconfig, type WebhookConnection } from '../webhook/index.js';

@@ -2,7 +2,14 @@
  * What an authorizer is asked (kube's authorizer.Attributes) and what it answers. An authorizer that has no
  * rule for a request says `noOpinion`; the chain asks the next one.
  */
-import type { RequestInfo, UserInfo } from '../api/index.js';
+import {
+  parseFieldSelector,
+  parseLabelSelector,
+  type FieldRequirement,
+  type LabelRequirement,
+  type RequestInfo,
+  type UserInfo,
+} from '../api/index.js';
 
 export interface Attributes {
   user: UserInfo;
@@ -16,6 +23,12 @@ export interface Attributes {
   resource: string;
   subresource: string;
   name: string;
+  /**
+   * The collection request's field and label selectors, parsed (kube's AuthorizeWithSelectors: they can
+   * only narrow what is asked); absent when none or when the gate is off.
+   */
+  fieldSelector?: readonly FieldRequirement[];
+  labelSelector?: readonly LabelRequirement[];
 }
 
 export type Decision = 'allow' | 'deny' | 'noOpinion';
@@ -24,6 +37,8 @@ export interface Verdict {
   decision: Decision;
   /** why, for the Forbidden message and the audit log; never a credential */
   reason?: string;
+  /** what kept the authorizer from deciding (kube's authorizer error: a webhook down); never a credential */
+  evaluationError?: string;
 }
 
 export interface Authorizer {
@@ -57,8 +72,19 @@ export interface RulesAnswer {
   evaluationError?: string;
 }
 
-export function requestAttributes(user: UserInfo, info: RequestInfo): Attributes {
-  return {
+/** the verbs whose selectors kube's request info keeps for authorization */
+const SELECTING_VERBS = new Set(['list', 'watch', 'deletecollection']);
+
+/**
+ * The attributes of a request; `query` given (AuthorizeWithSelectors on), a list, watch or deletecollection
+ * carries its selectors. A selector that does not parse is left out: the request fails on it later anyway.
+ */
+export function requestAttributes(
+  user: UserInfo,
+  info: RequestInfo,
+  query?: Record<string, string | undefined>,
+): Attributes {
+  const a: Attributes = {
     user,
     verb: info.verb,
     isResourceRequest: info.isResourceRequest,
@@ -70,6 +96,22 @@ export function requestAttributes(user: UserInfo, info: RequestInfo): Attributes
     subresource: info.subresource,
     name: info.name,
   };
+  if (query && info.isResourceRequest && SELECTING_VERBS.has(info.verb)) {
+    if (query.fieldSelector)
+      a.fieldSelector = parsedOrNone(() => parseFieldSelector(query.fieldSelector!).requirements);
+    if (query.labelSelector)
+      a.labelSelector = parsedOrNone(() => parseLabelSelector(query.labelSelector!).requirements);
+  }
+  return a;
+}
+
+function parsedOrNone<T>(parse: () => readonly T[]): readonly T[] | undefined {
+  try {
+    const r = parse();
+    return r.length > 0 ? r : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export const allow: Verdict = Object.freeze({ decision: 'allow' });

@@ -193,3 +193,45 @@ describe('AuthorizerChain.rulesFor', () => {
     });
   });
 });
+
+describe('AuthorizerChain.decide and an authorizer that fails', () => {
+  const failing: Authorizer = {
+    authorize: async () => ({ decision: 'noOpinion', evaluationError: 'webhook down' }),
+  };
+
+  it('decide: no opinion when nobody decides (an access review is then neither allowed nor denied)', async () => {
+    const chain = new AuthorizerChain([
+      new Fixed({ decision: 'noOpinion', reason: 'a' }),
+      failing,
+      new Fixed({ decision: 'noOpinion', reason: 'b' }),
+    ]);
+    assert.deepEqual(await chain.decide(attrs(alice, 'GET', '/api/v1/namespaces')), {
+      decision: 'noOpinion',
+      reason: 'a; b',
+      evaluationError: 'webhook down',
+    });
+    const deny = new AuthorizerChain([failing, new Fixed({ decision: 'deny', reason: 'no' })]);
+    assert.deepEqual(await deny.decide(attrs(alice, 'GET', '/api/v1/namespaces')), {
+      decision: 'deny',
+      reason: 'no',
+    });
+  });
+
+  it('check: a later allow still allows; nobody allowing after a failure is a 500, as kube answers', async () => {
+    await new AuthorizerChain([failing, new Fixed(allow)]).check(attrs(alice, 'GET', '/api/v1/namespaces'));
+    const e = await new AuthorizerChain([failing]).check(attrs(alice, 'GET', '/api/v1/namespaces')).then(
+      () => assert.fail('expected 500'),
+      (err: unknown) => err as ApiError,
+    );
+    assert.equal(e.code, 500);
+    assert.equal(e.message, 'Internal Server Error: "/api/v1/namespaces": webhook down');
+  });
+
+  it("authorize (impersonation's check): the error first, then the reasons", async () => {
+    const chain = new AuthorizerChain([new Fixed({ decision: 'noOpinion', reason: 'r' }), failing]);
+    assert.deepEqual(await chain.authorize(attrs(alice, 'GET', '/api/v1/namespaces')), {
+      decision: 'deny',
+      reason: 'webhook down: r',
+    });
+  });
+});

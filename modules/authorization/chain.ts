@@ -10,13 +10,31 @@ export class AuthorizerChain implements Authorizer {
   constructor(private readonly authorizers: readonly Authorizer[]) {}
 
   async authorize(attributes: Attributes): Promise<Verdict> {
+    const verdict = await this.decide(attributes);
+    if (verdict.decision !== 'noOpinion') return verdict;
+    // kube's impersonation check words an authorizer's error first, then the reasons
+    const why = [verdict.evaluationError, verdict.reason].filter(Boolean).join(': ');
+    return { decision: 'deny', reason: why || undefined };
+  }
+
+  /**
+   * kube's union as the access reviews report it: the first allow or deny with its reason; else no opinion,
+   * the authorizers' reasons and errors joined (a SubjectAccessReview nobody decides is neither allowed nor
+   * denied).
+   */
+  async decide(attributes: Attributes): Promise<Verdict> {
     const reasons: string[] = [];
+    const errors: string[] = [];
     for (const authorizer of this.authorizers) {
       const verdict = await authorizer.authorize(attributes);
       if (verdict.decision !== 'noOpinion') return verdict;
       if (verdict.reason) reasons.push(verdict.reason);
+      if (verdict.evaluationError) errors.push(verdict.evaluationError);
     }
-    return { decision: 'deny', reason: reasons.join('; ') || undefined };
+    const out: Verdict = { decision: 'noOpinion' };
+    if (reasons.length > 0) out.reason = reasons.join('; ');
+    if (errors.length > 0) out.evaluationError = errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
+    return out;
   }
 
   /** Every rule resolver's rules, in chain order (kube's union of RuleResolvers). */
@@ -35,10 +53,18 @@ export class AuthorizerChain implements Authorizer {
     return out;
   }
 
-  /** Resolves when the request is allowed; a 403 Status otherwise. */
+  /** Resolves when the request is allowed; a 403 Status otherwise (a 500 when an authorizer failed). */
   async check(attributes: Attributes): Promise<void> {
-    const verdict = await this.authorize(attributes);
-    if (verdict.decision !== 'allow') throw forbidden(attributes, verdict.reason);
+    const verdict = await this.decide(attributes);
+    if (verdict.decision === 'allow') return;
+    // kube's authorization filter: nobody allowed and an authorizer failed (a webhook down) is the server's fault
+    if (verdict.evaluationError)
+      throw new ApiError(
+        500,
+        'InternalError',
+        `Internal Server Error: "${attributes.path}": ${verdict.evaluationError}`,
+      );
+    throw forbidden(attributes, verdict.reason);
   }
 }
 

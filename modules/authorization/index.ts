@@ -14,3 +14,12 @@ export {
 } from './modes.js';
 export { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from './always.js';
 export type { AuthorizationOptions } from './authorization.module.js';
+export { AbacAuthorizer, parsePolicyFile, policyMatches, PolicyFileError, type AbacPolicy } from './abac.js';
+export { WebhookAuthorizer, reviewBody, type WebhookAuthorizerOptions } from './webhook.js';
+export {
+  loadAuthorization,
+  type AuthorizationFileFlags,
+  type AuthorizationWebhookOptions,
+  type LoadedAuthorization,
+} from './flags.js';
+export { reviewAttributes } from './reviews.js';

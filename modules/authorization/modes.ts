@@ -3,7 +3,7 @@
  * and the chain they make: system:masters first (kube's privileged-group authorizer), then each mode in the
  * order given. A mode is built by its factory from what the server has at start.
  */
-import type { Authorizer } from './authorizer.js';
+import type { Attributes, Authorizer, Verdict } from './authorizer.js';
 import { AuthorizerChain } from './chain.js';
 import { PrivilegedGroupsAuthorizer } from './privileged-groups.js';
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from './always.js';
@@ -35,6 +35,8 @@ export function checkAuthorizationFlags(f: AuthorizationFlags, given: ReadonlySe
       'authorization-webhook-version',
       'authorization-webhook-cache-authorized-ttl',
       'authorization-webhook-cache-unauthorized-ttl',
+      // pgkube's own: AuthorizationConfiguration gives each webhook its timeout
+      'authorization-webhook-timeout',
     ].filter((flag) => given.has(flag));
     if (legacy.length > 0)
       throw new AuthorizationFlagError(
@@ -78,13 +80,39 @@ const builtinFactories: Partial<Record<AuthorizationMode, ModeFactory>> = {
   AlwaysDeny: () => new AlwaysDenyAuthorizer(),
 };
 
+/** A terminal decision of a mode's authorizer, for apiserver_authorization_decisions_total */
+export type DecisionObserver = (type: string, name: string, decision: 'allowed' | 'denied') => void;
+
+/** kube's InstrumentedAuthorizer: counts the allows and denies of one mode (named as kube names it) */
+class Instrumented implements Authorizer {
+  readonly rulesFor?: Authorizer['rulesFor'];
+
+  constructor(
+    private readonly inner: Authorizer,
+    private readonly type: string,
+    private readonly name: string,
+    private readonly observe: DecisionObserver,
+  ) {
+    if (inner.rulesFor) this.rulesFor = (user, namespace) => inner.rulesFor!(user, namespace);
+  }
+
+  async authorize(a: Attributes): Promise<Verdict> {
+    const verdict = await this.inner.authorize(a);
+    if (verdict.decision !== 'noOpinion')
+      this.observe(this.type, this.name, verdict.decision === 'allow' ? 'allowed' : 'denied');
+    return verdict;
+  }
+}
+
 /**
  * The chain for `modes`; without modes, the rules this server had before RBAC (public paths, then every
- * authenticated user) — to be replaced by kube's default `Node,RBAC`.
+ * authenticated user) — to be replaced by kube's default `Node,RBAC`. Each mode's allows and denies go to
+ * `observe` (kube names a flag's mode by its lowercase type, and its webhook "webhook").
  */
 export async function authorizerChain(
   modes: readonly string[],
   factories: Partial<Record<AuthorizationMode, ModeFactory>> = {},
+  observe?: DecisionObserver,
 ): Promise<AuthorizerChain> {
   const privileged = new PrivilegedGroupsAuthorizer();
   if (modes.length === 0)
@@ -94,7 +122,12 @@ export async function authorizerChain(
   for (const mode of modes) {
     const factory = all[mode as AuthorizationMode];
     if (!factory) throw new AuthorizationFlagError(`--authorization-mode: ${mode} is not served yet`);
-    authorizers.push(await factory());
+    const authorizer = await factory();
+    authorizers.push(
+      observe
+        ? new Instrumented(authorizer, mode, mode === 'Webhook' ? 'webhook' : mode.toLowerCase(), observe)
+        : authorizer,
+    );
   }
   return new AuthorizerChain(authorizers);
 }

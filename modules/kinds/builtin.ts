@@ -2,6 +2,12 @@
 import type { ResourceDefinition } from '../registry/index.js';
 import { selfSubjectReviewDefinition } from './authentication/selfsubjectreview.js';
 import { tokenReviewDefinition } from './authentication/tokenreview.js';
+import {
+  localSubjectAccessReviewDefinition,
+  selfSubjectAccessReviewDefinition,
+  selfSubjectRulesReviewDefinition,
+  subjectAccessReviewDefinition,
+} from './authorization/access-reviews.js';
 import { leaseDefinition } from './coordination/lease.js';
 import { configMapDefinition } from './core/configmap.js';
 import { eventDefinition } from './core/event.js';
@@ -18,4 +24,8 @@ export const builtinDefinitions: ResourceDefinition[] = [
   leaseDefinition,
   tokenReviewDefinition,
   selfSubjectReviewDefinition,
+  subjectAccessReviewDefinition,
+  localSubjectAccessReviewDefinition,
+  selfSubjectAccessReviewDefinition,
+  selfSubjectRulesReviewDefinition,
 ];

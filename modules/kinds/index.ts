@@ -2,6 +2,12 @@ export { builtinDefinitions } from './builtin.js';
 export { KindsModule } from './kinds.module.js';
 export { leaseDefinition } from './coordination/lease.js';
 export { selfSubjectReviewDefinition } from './authentication/selfsubjectreview.js';
+export {
+  localSubjectAccessReviewDefinition,
+  selfSubjectAccessReviewDefinition,
+  selfSubjectRulesReviewDefinition,
+  subjectAccessReviewDefinition,
+} from './authorization/access-reviews.js';
 export { tokenReviewDefinition } from './authentication/tokenreview.js';
 export { configMapDefinition } from './core/configmap.js';
 export { eventDefinition } from './core/event.js';

@@ -48,6 +48,18 @@ interface WatchCell {
   reported: number;
 }
 
+interface CountCell {
+  labels: Record<string, string>;
+  n: number;
+  reported: number;
+}
+
+interface CountCell {
+  labels: Record<string, string>;
+  n: number;
+  reported: number;
+}
+
 const REQUEST_LABELS = [
   'verb',
   'dry_run',
@@ -71,6 +83,15 @@ export class ApiMetrics {
   private readonly durationCells = new Map<string, HistogramCell>();
   /** watch events sent, counted by the watchers in plain numbers (a fan-out to thousands stays cheap) */
   private readonly watchCells = new Map<string, WatchCell>();
+  /** the modes' allows and denies, counted in plain numbers (one per request) and told at scrape */
+  private readonly decisions = new Map<string, CountCell>();
+  /** the authorization webhook's calls (kube's apiserver_authorization_webhook_* metrics) */
+  private readonly webhook: {
+    evaluations?: Counter;
+    failOpen?: Counter;
+    durations?: PlainHistogram;
+    cells: Map<string, HistogramCell>;
+  } = { cells: new Map() };
   /** in-flight requests by kind now, and the most seen since the last scrape (kube reports the peak) */
   private readonly current = { readOnly: 0, mutating: 0 };
   private readonly peak = { readOnly: 0, mutating: 0 };
@@ -191,6 +212,27 @@ export class ApiMetrics {
           },
         }),
     );
+    const decisions = this.decisions;
+    this.define(
+      {
+        name: 'apiserver_authorization_decisions_total',
+        help: 'Total number of terminal decisions made by an authorizer split by authorizer type, name, and decision.',
+        stability: 'ALPHA',
+      },
+      (help) =>
+        new Counter({
+          name: 'apiserver_authorization_decisions_total',
+          help,
+          labelNames: ['type', 'name', 'decision'],
+          registers: [this.registry],
+          collect() {
+            for (const cell of decisions.values()) {
+              if (cell.n > cell.reported) this.inc(cell.labels, cell.n - cell.reported);
+              cell.reported = cell.n;
+            }
+          },
+        }),
+    );
   }
 
   /**
@@ -210,6 +252,68 @@ export class ApiMetrics {
     return this.define(
       spec,
       (help) => new Gauge({ name: spec.name, help, labelNames: spec.labelNames, registers: [this.registry] }),
+    );
+  }
+
+  /** A terminal decision (allowed, denied) of an authorizer of --authorization-mode, by its type and name. */
+  authorizationDecision(type: string, name: string, decision: 'allowed' | 'denied'): void {
+    const key = `${type}\0${name}\0${decision}`;
+    let cell = this.decisions.get(key);
+    if (!cell) {
+      cell = { labels: { type, name, decision }, n: 0, reported: 0 };
+      this.decisions.set(key, cell);
+    }
+    cell.n++;
+  }
+
+  /**
+   * One call to an authorization webhook: its result (success, timeout, error, canceled) and how long it
+   * took; a call that failed counts as failing open too (the webhook then has no opinion).
+   */
+  authorizationWebhook(
+    name: string,
+    result: 'success' | 'timeout' | 'error' | 'canceled',
+    seconds: number,
+  ): void {
+    const w = this.webhook;
+    if (!w.evaluations) this.defineWebhookMetrics();
+    const labels = { name, result };
+    w.evaluations?.inc(labels);
+    if (result === 'timeout' || result === 'error') w.failOpen?.inc(labels);
+    const key = `${name}\0${result}`;
+    let cell = w.cells.get(key);
+    if (!cell && w.durations) w.cells.set(key, (cell = w.durations.cell(labels)));
+    cell?.observe(seconds);
+  }
+
+  /** registered at the first webhook call: a server without one shows none, as kube's */
+  private defineWebhookMetrics(): void {
+    const counter = (name: string, help: string) =>
+      this.define(
+        { name, help, stability: 'ALPHA' },
+        (h) => new Counter({ name, help: h, labelNames: ['name', 'result'], registers: [this.registry] }),
+      );
+    this.webhook.evaluations = counter(
+      'apiserver_authorization_webhook_evaluations_total',
+      'Round-trips to authorization webhooks.',
+    );
+    this.webhook.failOpen = counter(
+      'apiserver_authorization_webhook_evaluations_fail_open_total',
+      'NoOpinion results due to webhook timeout or error.',
+    );
+    this.webhook.durations = this.define(
+      {
+        name: 'apiserver_authorization_webhook_duration_seconds',
+        help: 'Request latency in seconds.',
+        stability: 'ALPHA',
+      },
+      (help) =>
+        new PlainHistogram(
+          'apiserver_authorization_webhook_duration_seconds',
+          help,
+          [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5, 10],
+          this.registry,
+        ),
     );
   }
 

@@ -189,6 +189,7 @@ describe('parseConfig', () => {
     assert.equal(none.authorizationWebhookVersion, 'v1beta1');
     assert.equal(none.authorizationWebhookCacheAuthorizedTtlMs, 300_000);
     assert.equal(none.authorizationWebhookCacheUnauthorizedTtlMs, 30_000);
+    assert.equal(none.authorizationWebhookTimeoutMs, 30_000);
     const c = parseConfig(
       [
         '--authorization-mode=Node,RBAC',
@@ -199,6 +200,7 @@ describe('parseConfig', () => {
         '--authorization-webhook-version=v1',
         '--authorization-webhook-cache-authorized-ttl=1m',
         '--authorization-webhook-cache-unauthorized-ttl=0',
+        '--authorization-webhook-timeout=3s',
       ],
       {},
     );
@@ -208,6 +210,8 @@ describe('parseConfig', () => {
     assert.equal(c.authorizationWebhookVersion, 'v1');
     assert.equal(c.authorizationWebhookCacheAuthorizedTtlMs, 60_000);
     assert.equal(c.authorizationWebhookCacheUnauthorizedTtlMs, 0);
+    assert.equal(c.authorizationWebhookTimeoutMs, 3000);
+    assert.throws(() => parseConfig(['--authorization-webhook-timeout=31s'], {}), /at most 30s/);
     assert.equal(parseConfig(['--authorization-config=a.yaml'], {}).authorizationConfig, 'a.yaml');
   });
 
@@ -225,6 +229,10 @@ describe('parseConfig', () => {
     [
       ['--authorization-config=a.yaml', '--authorization-mode=RBAC'],
       /--authorization-config can not be specified when --authorization-mode flags are set/,
+    ],
+    [
+      ['--authorization-config=a.yaml', '--authorization-webhook-timeout=2s'],
+      /--authorization-config can not be specified when --authorization-webhook-timeout flags are set/,
     ],
     [['--authorization-webhook-version=v2'], /unsupported authorization webhook version "v2"/],
   ] as const) {

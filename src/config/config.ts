@@ -88,6 +88,8 @@ export interface Config {
   /** --authorization-webhook-cache-authorized-ttl, -unauthorized-ttl */
   authorizationWebhookCacheAuthorizedTtlMs: number;
   authorizationWebhookCacheUnauthorizedTtlMs: number;
+  /** --authorization-webhook-timeout (pgkube's; kube fixes 30s): one webhook review, retries included */
+  authorizationWebhookTimeoutMs: number;
   /** --authorization-config: an AuthorizationConfiguration file (excludes the flags above) */
   authorizationConfig?: string;
   /** --controllers: the in-process controllers that run (checked at parse time) */
@@ -334,6 +336,11 @@ const flags: Record<string, FlagSpec> = {
     parse: durationOrZero,
     help: "how long the webhook's denials are cached (default 30s)",
   },
+  'authorization-webhook-timeout': {
+    key: 'authorizationWebhookTimeoutMs',
+    parse: webhookTimeout,
+    help: 'most time one webhook review may take, retries included, before the webhook has no opinion (default 30s, at most 30s)',
+  },
   'authorization-config': {
     key: 'authorizationConfig',
     parse: text,
@@ -511,6 +518,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     authorizationWebhookVersion: 'v1beta1',
     authorizationWebhookCacheAuthorizedTtlMs: 5 * 60_000,
     authorizationWebhookCacheUnauthorizedTtlMs: 30_000,
+    authorizationWebhookTimeoutMs: 30_000,
     controllers: [],
     requestheaderAllowedNames: [],
     requestheaderUsernameHeaders: ['X-Remote-User'],

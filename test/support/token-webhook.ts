@@ -1,5 +1,6 @@
 /**
- * A token webhook for tests: an HTTPS server on 127.0.0.1 (its own CA) that answers TokenReviews as a script
+ * A webhook for tests: an HTTPS server on 127.0.0.1 (its own CA) that answers reviews (TokenReview,
+ * SubjectAccessReview: the kind asked) as a script
  * says, records every call, and writes the kubeconfig pgkube's --authentication-token-webhook-config-file
  * reads.
  */
@@ -66,7 +67,7 @@ export async function startTokenWebhook(answer: (review: any) => WebhookAnswer):
       }
       res
         .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'TokenReview', status: a.status }));
+        .end(JSON.stringify({ apiVersion: review.apiVersion, kind: review.kind, status: a.status }));
     });
   });
   server.on('connection', (s: Socket) => {

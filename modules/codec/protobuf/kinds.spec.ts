@@ -12,10 +12,14 @@ import {
   configMapDefinition,
   eventDefinition,
   leaseDefinition,
+  localSubjectAccessReviewDefinition,
   namespaceDefinition,
   secretDefinition,
+  selfSubjectAccessReviewDefinition,
   selfSubjectReviewDefinition,
+  selfSubjectRulesReviewDefinition,
   serviceAccountDefinition,
+  subjectAccessReviewDefinition,
   tokenReviewDefinition,
 } from '../../kinds/index.js';
 import { decodeProtobuf, encodeProtobuf } from './meta-messages.js';
@@ -144,6 +148,58 @@ const userInfo = {
     pb.str(3, 'g2') +
     pb.msg(4, pb.str(1, 'a'), pb.msg(2, pb.str(1, '1'), pb.str(1, 'x'))) +
     pb.msg(4, pb.str(1, 'b'), pb.msg(2, pb.str(1, '2'))),
+};
+
+/** authorization.k8s.io's access review parts, every field set */
+const selector = {
+  json: { rawSelector: 'a=b', requirements: [{ key: 'k', operator: 'In', values: ['v1', 'v2'] }] },
+  raw: pb.str(1, 'a=b') + pb.msg(2, pb.str(1, 'k'), pb.str(2, 'In'), pb.str(3, 'v1'), pb.str(3, 'v2')),
+};
+const resourceAttributes = {
+  json: {
+    namespace: 'ns',
+    verb: 'list',
+    group: 'apps',
+    version: 'v1',
+    resource: 'deployments',
+    subresource: 'scale',
+    name: 'web',
+    fieldSelector: selector.json,
+    labelSelector: selector.json,
+  },
+  raw:
+    pb.str(1, 'ns') +
+    pb.str(2, 'list') +
+    pb.str(3, 'apps') +
+    pb.str(4, 'v1') +
+    pb.str(5, 'deployments') +
+    pb.str(6, 'scale') +
+    pb.str(7, 'web') +
+    pb.msg(8, selector.raw) +
+    pb.msg(9, selector.raw),
+};
+const nonResourceAttributes = { json: { path: '/x', verb: 'get' }, raw: pb.str(1, '/x') + pb.str(2, 'get') };
+const sarSpec = {
+  json: {
+    resourceAttributes: resourceAttributes.json,
+    nonResourceAttributes: nonResourceAttributes.json,
+    user: 'u',
+    groups: ['g1', 'g2'],
+    extra: { a: ['1'] },
+    uid: 'id',
+  },
+  raw:
+    pb.msg(1, resourceAttributes.raw) +
+    pb.msg(2, nonResourceAttributes.raw) +
+    pb.str(3, 'u') +
+    pb.str(4, 'g1') +
+    pb.str(4, 'g2') +
+    pb.msg(5, pb.str(1, 'a'), pb.msg(2, pb.str(1, '1'))) +
+    pb.str(6, 'id'),
+};
+const sarStatus = {
+  json: { allowed: true, reason: 'r', evaluationError: 'e', denied: true },
+  raw: pb.int(1, 1) + pb.str(2, 'r') + pb.str(3, 'e') + pb.int(4, 1),
 };
 
 const vectors: Vector[] = [
@@ -307,6 +363,54 @@ const vectors: Vector[] = [
     def: selfSubjectReviewDefinition,
     json: { metadata: metadataJson(''), status: { userInfo: userInfo.json } },
     raw: metadataRaw('') + pb.msg(2, pb.msg(1, userInfo.raw)),
+  },
+  {
+    def: subjectAccessReviewDefinition,
+    json: { metadata: metadataJson(''), spec: sarSpec.json, status: sarStatus.json },
+    raw: metadataRaw('') + pb.msg(2, sarSpec.raw) + pb.msg(3, sarStatus.raw),
+  },
+  {
+    def: localSubjectAccessReviewDefinition,
+    json: { metadata: metadataJson('ns'), spec: sarSpec.json, status: sarStatus.json },
+    raw: metadataRaw('ns') + pb.msg(2, sarSpec.raw) + pb.msg(3, sarStatus.raw),
+  },
+  {
+    def: selfSubjectAccessReviewDefinition,
+    json: {
+      metadata: metadataJson(''),
+      spec: {
+        resourceAttributes: resourceAttributes.json,
+        nonResourceAttributes: nonResourceAttributes.json,
+      },
+      status: sarStatus.json,
+    },
+    raw:
+      metadataRaw('') +
+      pb.msg(2, pb.msg(1, resourceAttributes.raw), pb.msg(2, nonResourceAttributes.raw)) +
+      pb.msg(3, sarStatus.raw),
+  },
+  {
+    def: selfSubjectRulesReviewDefinition,
+    json: {
+      metadata: metadataJson(''),
+      spec: { namespace: 'ns' },
+      status: {
+        resourceRules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: ['p'] }],
+        nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/x*'] }],
+        incomplete: true,
+        evaluationError: 'e',
+      },
+    },
+    raw:
+      metadataRaw('') +
+      pb.msg(2, pb.str(1, 'ns')) +
+      pb.msg(
+        3,
+        pb.msg(1, pb.str(1, 'get'), pb.str(2, ''), pb.str(3, 'pods'), pb.str(4, 'p')),
+        pb.msg(2, pb.str(1, 'get'), pb.str(2, '/x*')),
+        pb.int(3, 1),
+        pb.str(4, 'e'),
+      ),
   },
 ];
 

@@ -1,6 +1,6 @@
 /**
- * The token webhook's kubeconfig (--authentication-token-webhook-config-file), read as client-go reads one for
- * kube's webhooks: the current context's cluster (server, certificate-authority(-data),
+ * A webhook's kubeconfig (--authentication-token-webhook-config-file, --authorization-webhook-config-file),
+ * read as client-go reads one for kube's webhooks: the current context's cluster (server, certificate-authority(-data),
  * insecure-skip-tls-verify, tls-server-name) and user (client-certificate(-data) + client-key(-data), token or
  * tokenFile, username + password). Relative file names are relative to the kubeconfig. Anything that would
  * change where or how the call goes and is not read here (exec, auth-provider, proxy-url) refuses the file.
@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { isPlainObject } from '../../api/index.js';
+import { isPlainObject } from '../api/index.js';
 
 /** Where the webhook is and how to reach it, every file already read. */
 export interface WebhookConnection {
@@ -73,9 +73,9 @@ export async function readWebhookKubeconfig(file: string): Promise<WebhookConnec
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw new Error(`server ${JSON.stringify(server)} is neither https nor http`);
   for (const key of ['proxy-url'])
-    if (cluster[key] !== undefined) throw new Error(`cluster ${key} is not supported for the token webhook`);
+    if (cluster[key] !== undefined) throw new Error(`cluster ${key} is not supported for a webhook`);
   for (const key of ['exec', 'auth-provider'])
-    if (user[key] !== undefined) throw new Error(`user ${key} is not supported for the token webhook`);
+    if (user[key] !== undefined) throw new Error(`user ${key} is not supported for a webhook`);
 
   const caData = str(cluster, 'certificate-authority-data');
   const caFile = str(cluster, 'certificate-authority');

@@ -1,0 +1,5 @@
+export { readWebhookKubeconfig, type WebhookConnection } from './kubeconfig.js';
+export { WebhookError, WebhookTransport } from './transport.js';
+
+/** the review versions kube's webhooks speak (TokenReview, SubjectAccessReview) */
+export type WebhookVersion = 'v1' | 'v1beta1';

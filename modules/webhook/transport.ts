@@ -1,0 +1,122 @@
+/**
+ * One JSON POST to a webhook named by a kubeconfig, as kube's webhook clients make it: one deadline covers
+ * the whole call, retries included; retried as kube's DefaultShouldRetry retries (500, 504, 429, a
+ * Retry-After, a reset connection) with kube's backoff (500 ms, ×1.5, 5 tries). An error never carries the
+ * request's body or credentials: Node's messages name the address only.
+ */
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { servedRelease } from '../api/index.js';
+import type { WebhookConnection } from './kubeconfig.js';
+
+/** most bytes of an answer read; a review is a few hundred */
+const MAX_ANSWER_BYTES = 1024 * 1024;
+const BACKOFF = { initialMs: 500, factor: 1.5, jitter: 0.2, tries: 5 };
+const USER_AGENT = `pgkube/v${servedRelease.major}.${servedRelease.minor}.${servedRelease.patch}`;
+
+export class WebhookError extends Error {
+  constructor(
+    message: string,
+    readonly retry = false,
+  ) {
+    super(message);
+  }
+}
+
+/** kube's DefaultShouldRetry on an HTTP answer: InternalError, Timeout, TooManyRequests, or a Retry-After */
+function retriable(res: IncomingMessage): boolean {
+  const code = res.statusCode ?? 0;
+  return code === 500 || code === 504 || code === 429 || res.headers['retry-after'] !== undefined;
+}
+
+export class WebhookTransport {
+  private readonly agent: HttpAgent;
+
+  constructor(
+    private readonly connection: WebhookConnection,
+    private readonly timeoutMs: number,
+  ) {
+    const tls = {
+      ca: connection.ca,
+      cert: connection.cert,
+      key: connection.key,
+      rejectUnauthorized: !connection.insecureSkipTlsVerify,
+      servername: connection.serverName,
+      minVersion: 'TLSv1.2' as const,
+    };
+    this.agent =
+      connection.url.protocol === 'https:'
+        ? new HttpsAgent({ keepAlive: true, ...tls })
+        : new HttpAgent({ keepAlive: true });
+  }
+
+  /**
+   * POSTs `body` and gives the 2xx answer's body read by `read`, or a WebhookError (down, timed out, not 2xx,
+   * unreadable) once retries are spent.
+   */
+  async post<T>(body: string, read: (answer: string) => T): Promise<T> {
+    const deadline = Date.now() + this.timeoutMs;
+    let wait = BACKOFF.initialMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return read(await this.once(body, deadline));
+      } catch (e) {
+        const err = e instanceof WebhookError ? e : new WebhookError(String(e));
+        const pause = wait * (1 + Math.random() * BACKOFF.jitter);
+        if (!err.retry || attempt >= BACKOFF.tries || Date.now() + pause >= deadline) throw err;
+        await new Promise((r) => setTimeout(r, pause));
+        wait *= BACKOFF.factor;
+      }
+    }
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  private once(body: string, deadline: number): Promise<string> {
+    const { url, token, basic } = this.connection;
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, */*',
+      'user-agent': USER_AGENT,
+      'content-length': String(Buffer.byteLength(body)),
+    };
+    if (token) headers.authorization = `Bearer ${token}`;
+    else if (basic)
+      headers.authorization = `Basic ${Buffer.from(`${basic.username}:${basic.password}`).toString('base64')}`;
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => {
+          req.destroy(new WebhookError(`no answer within ${this.timeoutMs} ms`));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      const fail = (e: Error & { code?: string }) => {
+        clearTimeout(timer);
+        if (e instanceof WebhookError) return reject(e);
+        reject(new WebhookError(`request failed: ${e.message}`, e.code === 'ECONNRESET'));
+      };
+      const req = send(url, { method: 'POST', agent: this.agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_ANSWER_BYTES) req.destroy(new WebhookError('answer larger than 1 MiB'));
+          else chunks.push(c);
+        });
+        res.on('error', fail);
+        res.on('end', () => {
+          clearTimeout(timer);
+          const code = res.statusCode ?? 0;
+          if (code < 200 || code > 299)
+            return reject(new WebhookError(`the webhook answered ${code}`, retriable(res)));
+          resolve(Buffer.concat(chunks).toString('utf8'));
+        });
+      });
+      req.on('error', fail);
+      req.end(body);
+    });
+  }
+}
