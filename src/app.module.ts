@@ -60,6 +60,7 @@ export class AppModule {
           ...server.authorization,
           modes: config.authorizationModes,
           selectors: config.featureGates.enabled('AuthorizeWithSelectors'),
+          configFile: config.authorizationConfig,
         }),
         AuthenticationModule.forRoot({
           ...server.authentication,

@@ -38,6 +38,7 @@ async function serve(config: Config): Promise<void> {
     webhookAuthorizedTtlMs: config.authorizationWebhookCacheAuthorizedTtlMs,
     webhookUnauthorizedTtlMs: config.authorizationWebhookCacheUnauthorizedTtlMs,
     webhookTimeoutMs: config.authorizationWebhookTimeoutMs,
+    configFile: config.authorizationConfig,
   });
   // keys and tokens live here; an embedded PostgreSQL run as its own OS user (we are root) must pass through
   const embeddedAsOtherUser = !config.databaseUrl && process.getuid?.() === 0;

@@ -15,9 +15,16 @@ import {
 } from '../kinds/index.js';
 import { ApiMetrics } from '../metrics/index.js';
 import { VirtualKinds } from '../registry/index.js';
-import { WebhookTransport } from '../webhook/index.js';
+import { createHash, randomUUID } from 'node:crypto';
+import { readWebhookKubeconfig, WebhookTransport } from '../webhook/index.js';
 import { AbacAuthorizer } from './abac.js';
+import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from './always.js';
+import type { AuthorizationConfiguration, AuthorizerConfig } from './authorization-config.js';
+import type { Authorizer } from './authorizer.js';
 import { AuthorizerChain } from './chain.js';
+import { ConfiguredAuthorizers, type NamedAuthorizer } from './configured.js';
+import { checkMatchCondition, compileMatchConditions } from './match-conditions.js';
+import { PrivilegedGroupsAuthorizer } from './privileged-groups.js';
 import type { LoadedAuthorization } from './flags.js';
 import { authorizerChain, type AuthorizationMode, type DecisionObserver, type ModeFactory } from './modes.js';
 import {
@@ -33,13 +40,23 @@ export interface AuthorizationOptions extends LoadedAuthorization {
   modes: readonly string[];
   /** AuthorizeWithSelectors (beta, on by default): selectors reach the authorizers and the webhook */
   selectors?: boolean;
+  /** --authorization-config: read, validated and reloaded here (excludes `modes` and the files above) */
+  configFile?: string;
 }
 
 /** What the authorizers built at start report to, once the server's metrics exist (they are made later). */
 interface Sinks {
   transports: WebhookTransport[];
-  webhookCall?: (result: 'success' | 'timeout' | 'error' | 'canceled', seconds: number) => void;
+  webhookCall?: (
+    name: string,
+    result: 'success' | 'timeout' | 'error' | 'canceled',
+    seconds: number,
+    failOpen: boolean,
+  ) => void;
   decision?: DecisionObserver;
+  matchCondition?: (type: string, name: string, outcome: 'excluded' | 'error') => void;
+  reload?: (status: 'success' | 'failure') => void;
+  configured?: ConfiguredAuthorizers;
 }
 
 /** The factories of the modes whose files were read at start (src/main.ts). */
@@ -61,10 +78,86 @@ function modeFactories(
         unauthorizedTtlMs: webhook.unauthorizedTtlMs,
         selectors: options.selectors ?? true,
         log: (m) => logger.warn(m),
-        observe: (result, seconds) => sinks.webhookCall?.(result, seconds),
+        observe: (result, seconds, failOpen) => sinks.webhookCall?.('webhook', result, seconds, failOpen),
       });
     };
   return factories;
+}
+
+/** One authorizer of an --authorization-config file: a webhook made anew, the built-in modes made once. */
+async function configuredAuthorizer(
+  a: AuthorizerConfig,
+  options: AuthorizationOptions,
+  sinks: Sinks,
+  builtins: Map<string, Authorizer>,
+): Promise<NamedAuthorizer> {
+  const { type, name } = a;
+  if (a.webhook) {
+    const w = a.webhook;
+    if (w.connectionInfo.type !== 'KubeConfigFile') throw new Error(`authorizer ${name}: InClusterConfig`);
+    let connection;
+    try {
+      connection = await readWebhookKubeconfig(w.connectionInfo.kubeConfigFile);
+    } catch (e) {
+      throw new Error(`authorizer ${name}: ${(e as Error).message}`);
+    }
+    const transport = new WebhookTransport(connection, w.timeoutMs);
+    const logger = new Logger('authorization');
+    const authorizer = new WebhookAuthorizer(transport, {
+      version: w.subjectAccessReviewVersion,
+      authorizedTtlMs: w.authorizedTtlMs,
+      unauthorizedTtlMs: w.unauthorizedTtlMs,
+      selectors: options.selectors ?? true,
+      log: (m) => logger.warn(`${name}: ${m}`),
+      observe: (result, seconds, failOpen) => sinks.webhookCall?.(name, result, seconds, failOpen),
+      decisionOnError: w.failurePolicy === 'Deny' ? 'deny' : 'noOpinion',
+      match: compileMatchConditions(w.matchConditions.map((c) => c.expression)),
+      onMatch: (outcome) => sinks.matchCondition?.(type, name, outcome),
+    });
+    return { type, name, authorizer, close: () => transport.close() };
+  }
+  let authorizer = builtins.get(type);
+  if (!authorizer) {
+    const factory = modeFactories(options, sinks)[type as AuthorizationMode] ?? builtinFactory(type);
+    if (!factory)
+      throw new Error(
+        `authorizer type ${type} cannot be used in --authorization-config (ABAC reads --authorization-policy-file, which cannot be combined with it)`,
+      );
+    authorizer = await factory();
+    builtins.set(type, authorizer);
+  }
+  return { type, name, authorizer };
+}
+
+function builtinFactory(type: string): ModeFactory | undefined {
+  if (type === 'AlwaysAllow') return () => new AlwaysAllowAuthorizer();
+  if (type === 'AlwaysDeny') return () => new AlwaysDenyAuthorizer();
+  return undefined;
+}
+
+/** kube labels its reload metrics with a hash of the server's identity */
+const apiserverIdHash = `sha256:${createHash('sha256').update(`apiserver-${randomUUID()}`).digest('hex')}`;
+
+/** The chain of an --authorization-config file: system:masters, then the file's authorizers (reloaded). */
+async function configuredChain(
+  file: string,
+  options: AuthorizationOptions,
+  sinks: Sinks,
+): Promise<AuthorizerChain> {
+  const builtins = new Map<string, Authorizer>();
+  const logger = new Logger('authorization');
+  const configured = new ConfiguredAuthorizers({
+    file,
+    check: checkMatchCondition,
+    build: (config: AuthorizationConfiguration) =>
+      Promise.all(config.authorizers.map((a) => configuredAuthorizer(a, options, sinks, builtins))),
+    log: (m) => logger.warn(m),
+    onReload: (status) => sinks.reload?.(status),
+    onDecision: (type, name, decision) => sinks.decision?.(type, name, decision),
+  });
+  await configured.start();
+  sinks.configured = configured;
+  return new AuthorizerChain([new PrivilegedGroupsAuthorizer(), configured]);
 }
 
 /**
@@ -84,8 +177,12 @@ class AccessReviews implements OnModuleInit, OnModuleDestroy {
     // kube names the webhook of --authorization-webhook-config-file "webhook"
     const metrics = this.metrics();
     if (metrics) {
-      this.sinks.webhookCall = (result, s) => metrics.authorizationWebhook('webhook', result, s);
+      this.sinks.webhookCall = (name, result, s, failOpen) =>
+        metrics.authorizationWebhook(name, result, s, failOpen);
       this.sinks.decision = (type, name, decision) => metrics.authorizationDecision(type, name, decision);
+      this.sinks.matchCondition = (type, name, outcome) =>
+        metrics.authorizationMatchCondition(type, name, outcome);
+      this.sinks.reload = (status) => metrics.authorizationConfigReload(status, apiserverIdHash);
     }
     const o = { selectors: this.selectors };
     this.virtual.provide(subjectAccessReviewDefinition, subjectAccessReview(this.chain, o));
@@ -96,6 +193,7 @@ class AccessReviews implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     for (const t of this.sinks.transports) t.close();
+    this.sinks.configured?.stop();
   }
 
   /** the server's metrics, when a module provides them (not in every composition) */
@@ -120,9 +218,11 @@ export class AuthorizationModule {
         {
           provide: AuthorizerChain,
           useFactory: () =>
-            authorizerChain(options.modes, modeFactories(options, sinks), (type, name, decision) =>
-              sinks.decision?.(type, name, decision),
-            ),
+            options.configFile
+              ? configuredChain(options.configFile, options, sinks)
+              : authorizerChain(options.modes, modeFactories(options, sinks), (type, name, decision) =>
+                  sinks.decision?.(type, name, decision),
+                ),
         },
         {
           provide: AccessReviews,

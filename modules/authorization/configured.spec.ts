@@ -66,7 +66,7 @@ describe('ConfiguredAuthorizers', () => {
       decision: 'deny',
       reason: 'deny-first says no',
     });
-    assert.deepEqual(s.decisions, ['Webhook/quiet=noOpinion', 'Webhook/deny-first=deny']);
+    assert.deepEqual(s.decisions, ['Webhook/deny-first=denied']);
     s.configured.stop();
   });
 

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { UserInfo } from '../api/index.js';
 import {
   parseAuthorizationConfiguration,
@@ -22,7 +23,12 @@ export interface NamedAuthorizer {
   type: string;
   name: string;
   authorizer: Authorizer;
+  /** lets go of what it holds (a webhook's connections), once no request can be using it */
+  close?: () => void;
 }
+
+/** how long a replaced authorizer is kept open: a request that began with it may still be asking (30 s at most) */
+const RETIRE_MS = 35_000;
 
 export type ReloadStatus = 'success' | 'failure';
 
@@ -35,8 +41,8 @@ export interface ConfiguredOptions {
   log: (message: string) => void;
   /** a reload happened (kube's apiserver_authorization_config_controller_automatic_reload* metrics) */
   onReload?: (status: ReloadStatus, hash: string) => void;
-  /** a decision (kube's apiserver_authorization_decisions_total) */
-  onDecision?: (type: string, name: string, decision: Verdict['decision']) => void;
+  /** a terminal decision (kube's apiserver_authorization_decisions_total) */
+  onDecision?: (type: string, name: string, decision: 'allowed' | 'denied') => void;
   /** kube polls every minute besides watching the file */
   pollMs?: number;
 }
@@ -62,8 +68,11 @@ export class ConfiguredAuthorizers implements Authorizer {
     this.timer = setInterval(poll, this.options.pollMs ?? 60_000);
     this.timer.unref();
     try {
-      // editors replace files: a watch may end; the poll still finds the change
-      this.watcher = watch(this.options.file, { persistent: false }, poll);
+      // the directory, not the file: editors and mounted ConfigMaps replace the file (a new inode)
+      const name = path.basename(this.options.file);
+      this.watcher = watch(path.dirname(this.options.file), { persistent: false }, (_event, changed) => {
+        if (!changed || changed === name || changed.startsWith('..')) poll();
+      });
       this.watcher.on('error', () => this.watcher?.close());
     } catch {
       this.watcher = undefined;
@@ -73,6 +82,7 @@ export class ConfiguredAuthorizers implements Authorizer {
   stop(): void {
     clearInterval(this.timer);
     this.watcher?.close();
+    for (const a of this.current) a.close?.();
   }
 
   /** Reads the file again; one reload at a time. Resolves when done, whatever the outcome. */
@@ -89,8 +99,10 @@ export class ConfiguredAuthorizers implements Authorizer {
     const reasons: string[] = [];
     for (const { type, name, authorizer } of this.current) {
       const verdict = await authorizer.authorize(attributes);
-      this.options.onDecision?.(type, name, verdict.decision);
-      if (verdict.decision !== 'noOpinion') return verdict;
+      if (verdict.decision !== 'noOpinion') {
+        this.options.onDecision?.(type, name, verdict.decision === 'allow' ? 'allowed' : 'denied');
+        return verdict;
+      }
       if (verdict.reason) reasons.push(verdict.reason);
     }
     return reasons.length > 0 ? { decision: 'noOpinion', reason: reasons.join('; ') } : noOpinion;
@@ -149,9 +161,12 @@ export class ConfiguredAuthorizers implements Authorizer {
   }
 
   private swap(config: AuthorizationConfiguration, authorizers: NamedAuthorizer[], hash: string): void {
+    const retired = this.current.filter((old) => !authorizers.some((a) => a.authorizer === old.authorizer));
     this.config = config;
     this.current = authorizers;
     this.hash = hash;
+    if (retired.some((a) => a.close))
+      setTimeout(() => retired.forEach((a) => a.close?.()), RETIRE_MS).unref();
   }
 
   private async read(): Promise<string> {

@@ -5,6 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { readWebhookKubeconfig, type WebhookConnection, type WebhookVersion } from '../webhook/index.js';
 import { parsePolicyFile, type AbacPolicy } from './abac.js';
+import { parseAuthorizationConfiguration } from './authorization-config.js';
+import { checkMatchCondition } from './match-conditions.js';
 
 export interface AuthorizationFileFlags {
   /** --authorization-policy-file (ABAC) */
@@ -15,6 +17,8 @@ export interface AuthorizationFileFlags {
   webhookAuthorizedTtlMs: number;
   webhookUnauthorizedTtlMs: number;
   webhookTimeoutMs: number;
+  /** --authorization-config: checked here, read again (and followed) by the module */
+  configFile?: string;
 }
 
 export interface AuthorizationWebhookOptions {
@@ -34,6 +38,19 @@ const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export async function loadAuthorization(flags: AuthorizationFileFlags): Promise<LoadedAuthorization> {
   const loaded: LoadedAuthorization = {};
+  if (flags.configFile) {
+    let text: string;
+    try {
+      text = await readFile(flags.configFile, 'utf8');
+    } catch (e) {
+      throw new Error(`--authorization-config: ${messageOf(e)}`);
+    }
+    try {
+      parseAuthorizationConfiguration(text, flags.configFile, checkMatchCondition);
+    } catch (e) {
+      throw new Error(`--authorization-config: ${messageOf(e)}`);
+    }
+  }
   if (flags.policyFile) {
     let text: string;
     try {

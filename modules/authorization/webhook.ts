@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import type { FieldRequirement, LabelRequirement } from '../api/index.js';
 import { isPlainObject } from '../api/index.js';
 import { WebhookError, type WebhookTransport, type WebhookVersion } from '../webhook/index.js';
-import type { Attributes, Authorizer, RulesAnswer, Verdict } from './authorizer.js';
+import { noOpinion, type Attributes, type Authorizer, type RulesAnswer, type Verdict } from './authorizer.js';
+import type { Matcher } from './match-conditions.js';
 
 export interface WebhookAuthorizerOptions {
   version: WebhookVersion;
@@ -20,8 +21,18 @@ export interface WebhookAuthorizerOptions {
   /** AuthorizeWithSelectors: the request's selectors go in the review */
   selectors: boolean;
   log: (message: string) => void;
-  /** counts each call to the webhook (apiserver_authorization_webhook_*) */
-  observe?: (result: 'success' | 'error' | 'canceled' | 'timeout', seconds: number) => void;
+  /** counts each call to the webhook (apiserver_authorization_webhook_*); `failOpen`: it failed with no opinion */
+  observe?: (
+    result: 'success' | 'error' | 'canceled' | 'timeout',
+    seconds: number,
+    failOpen: boolean,
+  ) => void;
+  /** AuthorizationConfiguration's failurePolicy: what a failed call or condition decides (default noOpinion) */
+  decisionOnError?: 'noOpinion' | 'deny';
+  /** AuthorizationConfiguration's matchConditions, over the SubjectAccessReview v1 spec */
+  match?: Matcher;
+  /** a request the conditions skipped, or could not judge (kube's match-condition metrics) */
+  onMatch?: (outcome: 'excluded' | 'error') => void;
   now?: () => number;
 }
 
@@ -159,7 +170,20 @@ export class WebhookAuthorizer implements Authorizer {
   }
 
   async authorize(a: Attributes): Promise<Verdict> {
-    const body = JSON.stringify(reviewBody(a, this.o.version, this.o.selectors));
+    const review = reviewBody(a, this.o.version, this.o.selectors);
+    if (this.o.match) {
+      const v1 = this.o.version === 'v1' ? review : reviewBody(a, 'v1', this.o.selectors);
+      const outcome = this.o.match(v1.spec as Record<string, unknown>);
+      if ('error' in outcome) {
+        this.o.onMatch?.('error');
+        return this.failed(outcome.error);
+      }
+      if (!outcome.matches) {
+        this.o.onMatch?.('excluded');
+        return noOpinion;
+      }
+    }
+    const body = JSON.stringify(review);
     const key = createHash('sha256').update(body).digest('base64url');
     const hit = this.cache.get(key);
     if (hit && hit.expires > this.now()) return hit.verdict;
@@ -169,15 +193,14 @@ export class WebhookAuthorizer implements Authorizer {
     let answer: Answer;
     try {
       answer = await this.transport.post(body, readAnswer);
-      this.o.observe?.('success', (this.now() - started) / 1000);
+      this.o.observe?.('success', (this.now() - started) / 1000, false);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      this.o.observe?.(/no answer within/.test(message) ? 'timeout' : 'error', (this.now() - started) / 1000);
+      const failOpen = (this.o.decisionOnError ?? 'noOpinion') === 'noOpinion';
+      const result = /no answer within/.test(message) ? 'timeout' : 'error';
+      this.o.observe?.(result, (this.now() - started) / 1000, failOpen);
       this.o.log(`Failed calling the authorization webhook: ${message}`);
-      return {
-        decision: 'noOpinion',
-        evaluationError: `error calling the authorization webhook: ${message}`,
-      };
+      return this.failed(`error calling the authorization webhook: ${message}`);
     }
     const verdict: Verdict = answer.allowed
       ? { decision: 'allow', reason: answer.reason || undefined }
@@ -190,6 +213,11 @@ export class WebhookAuthorizer implements Authorizer {
       this.cache.set(key, { verdict, expires: this.now() + ttl });
     }
     return verdict;
+  }
+
+  /** kube's decisionOnError: the failure policy's decision, with the error (a 500 unless a later one allows) */
+  private failed(error: string): Verdict {
+    return { decision: this.o.decisionOnError ?? 'noOpinion', evaluationError: error };
   }
 
   /** kube's webhook cannot list what it allows */

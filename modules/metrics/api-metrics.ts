@@ -92,6 +92,13 @@ export class ApiMetrics {
     durations?: PlainHistogram;
     cells: Map<string, HistogramCell>;
   } = { cells: new Map() };
+  /** --authorization-config: reloads and match conditions, registered when first used */
+  private readonly authzConfig: {
+    reloads?: Counter;
+    reloadTime?: Gauge;
+    exclusions?: Counter;
+    matchErrors?: Counter;
+  } = {};
   /** in-flight requests by kind now, and the most seen since the last scrape (kube reports the peak) */
   private readonly current = { readOnly: 0, mutating: 0 };
   private readonly peak = { readOnly: 0, mutating: 0 };
@@ -274,16 +281,69 @@ export class ApiMetrics {
     name: string,
     result: 'success' | 'timeout' | 'error' | 'canceled',
     seconds: number,
+    failOpen = result === 'timeout' || result === 'error',
   ): void {
     const w = this.webhook;
     if (!w.evaluations) this.defineWebhookMetrics();
     const labels = { name, result };
     w.evaluations?.inc(labels);
-    if (result === 'timeout' || result === 'error') w.failOpen?.inc(labels);
+    if (failOpen) w.failOpen?.inc(labels);
     const key = `${name}\0${result}`;
     let cell = w.cells.get(key);
     if (!cell && w.durations) w.cells.set(key, (cell = w.durations.cell(labels)));
     cell?.observe(seconds);
+  }
+
+  /** An automatic reload of --authorization-config, by its outcome and this server's identity (hashed). */
+  authorizationConfigReload(status: 'success' | 'failure', apiserverIdHash: string): void {
+    const m = this.authzConfig;
+    m.reloads ??= this.define(
+      {
+        name: 'apiserver_authorization_config_controller_automatic_reloads_total',
+        help: 'Total number of automatic reloads of authorization configuration split by status and apiserver identity.',
+        stability: 'ALPHA',
+      },
+      (help) =>
+        new Counter({
+          name: 'apiserver_authorization_config_controller_automatic_reloads_total',
+          help,
+          labelNames: ['apiserver_id_hash', 'status'],
+          registers: [this.registry],
+        }),
+    );
+    m.reloadTime ??= this.gauge({
+      name: 'apiserver_authorization_config_controller_automatic_reload_last_timestamp_seconds',
+      help: 'Timestamp of the last automatic reload of authorization configuration split by status and apiserver identity.',
+      stability: 'ALPHA',
+      labelNames: ['apiserver_id_hash', 'status'],
+    });
+    const labels = { apiserver_id_hash: apiserverIdHash, status };
+    m.reloads?.inc(labels);
+    m.reloadTime?.set(labels, Date.now() / 1000);
+  }
+
+  /** A webhook's match conditions skipped a request (excluded) or could not be evaluated (error). */
+  authorizationMatchCondition(type: string, name: string, outcome: 'excluded' | 'error'): void {
+    const m = this.authzConfig;
+    const counter = (metric: string, help: string) =>
+      this.define(
+        { name: metric, help, stability: 'ALPHA' },
+        (h) =>
+          new Counter({ name: metric, help: h, labelNames: ['type', 'name'], registers: [this.registry] }),
+      );
+    if (outcome === 'excluded') {
+      m.exclusions ??= counter(
+        'apiserver_authorization_match_condition_exclusions_total',
+        'Total number of exclusions when an authorization webhook is skipped because match conditions exclude it.',
+      );
+      m.exclusions?.inc({ type, name });
+    } else {
+      m.matchErrors ??= counter(
+        'apiserver_authorization_match_condition_evaluation_errors_total',
+        'Total number of errors when an authorization webhook encounters a match condition error split by authorizer type and name.',
+      );
+      m.matchErrors?.inc({ type, name });
+    }
   }
 
   /** registered at the first webhook call: a server without one shows none, as kube's */
