@@ -22,7 +22,7 @@ export { RequestInfo, parseRequestInfo, queryFlag } from './request-info.js';
 export { servedRelease, servedMinorVersion } from './version.js';
 export { Schema } from './schema.js';
 export { parseFieldSelector, validateFieldSelector } from './selectors/fields.js';
-export { parseLabelSelector } from './selectors/labels.js';
+export { parseLabelSelector, labelSelectorFromMeta, type MetaLabelSelector } from './selectors/labels.js';
 export * from './meta-schemas.js';
 export * from './request-context.js';
 export * from './gvk.js';

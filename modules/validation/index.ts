@@ -1,4 +1,4 @@
-export { isQualifiedName, isDNS1123Subdomain } from './names.js';
+export { isQualifiedName, isDNS1123Subdomain, isValidPathSegmentName, nameIsDNSSubdomain } from './names.js';
 export {
   validateConfigMapPayload,
   validateImmutablePayload,
