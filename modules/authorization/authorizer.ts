@@ -2,7 +2,8 @@
  * What an authorizer is asked (kube's authorizer.Attributes) and what it answers. An authorizer that has no
  * rule for a request says `noOpinion`; the chain asks the next one.
  */
-import type { RequestInfo, UserInfo } from '../api/index.js';
+import { ApiError, parseFieldSelector, type RequestInfo, type UserInfo } from '../api/index.js';
+import { isValidPathSegmentName } from '../validation/index.js';
 
 export interface Attributes {
   user: UserInfo;
@@ -57,7 +58,15 @@ export interface RulesAnswer {
   evaluationError?: string;
 }
 
-export function requestAttributes(user: UserInfo, info: RequestInfo): Attributes {
+/**
+ * The attributes of a request. A list or watch whose field selector names one object (`metadata.name=x`) is
+ * asked about that name, as kube does, so a rule with resourceNames can allow it.
+ */
+export function requestAttributes(
+  user: UserInfo,
+  info: RequestInfo,
+  query: Record<string, string | undefined> = {},
+): Attributes {
   return {
     user,
     verb: info.verb,
@@ -68,8 +77,20 @@ export function requestAttributes(user: UserInfo, info: RequestInfo): Attributes
     apiVersion: info.version,
     resource: info.resource,
     subresource: info.subresource,
-    name: info.name,
+    name: info.name || selectedName(info.verb, query.fieldSelector),
   };
+}
+
+function selectedName(verb: string, fieldSelector: string | undefined): string {
+  if ((verb !== 'list' && verb !== 'watch') || !fieldSelector) return '';
+  try {
+    const name = parseFieldSelector(fieldSelector).exactName() ?? '';
+    return isValidPathSegmentName(name).length === 0 ? name : '';
+  } catch (e) {
+    // a bad selector is refused later, by the list itself
+    if (e instanceof ApiError) return '';
+    throw e;
+  }
 }
 
 export const allow: Verdict = Object.freeze({ decision: 'allow' });

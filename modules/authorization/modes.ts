@@ -7,7 +7,7 @@ import type { Authorizer } from './authorizer.js';
 import { AuthorizerChain } from './chain.js';
 import { PrivilegedGroupsAuthorizer } from './privileged-groups.js';
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from './always.js';
-import { AuthenticatedUsersAuthorizer, PublicInfoAuthorizer } from './public-info.js';
+import { NodeAuthorizer } from './node.js';
 
 export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'RBAC', 'Node', 'Webhook'] as const;
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
@@ -76,19 +76,19 @@ export type ModeFactory = () => Authorizer | Promise<Authorizer>;
 const builtinFactories: Partial<Record<AuthorizationMode, ModeFactory>> = {
   AlwaysAllow: () => new AlwaysAllowAuthorizer(),
   AlwaysDeny: () => new AlwaysDenyAuthorizer(),
+  Node: () => new NodeAuthorizer(),
 };
 
-/**
- * The chain for `modes`; without modes, the rules this server had before RBAC (public paths, then every
- * authenticated user) — to be replaced by kube's default `Node,RBAC`.
- */
+/** kube's default --authorization-mode */
+export const DEFAULT_AUTHORIZATION_MODES: readonly string[] = ['Node', 'RBAC'];
+
+/** The chain for `modes` (kube's default `Node,RBAC` when none is given). */
 export async function authorizerChain(
   modes: readonly string[],
   factories: Partial<Record<AuthorizationMode, ModeFactory>> = {},
 ): Promise<AuthorizerChain> {
   const privileged = new PrivilegedGroupsAuthorizer();
-  if (modes.length === 0)
-    return new AuthorizerChain([privileged, new PublicInfoAuthorizer(), new AuthenticatedUsersAuthorizer()]);
+  if (modes.length === 0) modes = DEFAULT_AUTHORIZATION_MODES;
   const all = { ...builtinFactories, ...factories };
   const authorizers: Authorizer[] = [privileged];
   for (const mode of modes) {

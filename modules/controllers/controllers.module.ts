@@ -7,6 +7,8 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { TokenIssuer } from '../authentication/index.js';
+import { reconcileDefaultPolicy } from '../authorization/index.js';
+import { ClusterRoleAggregation } from './clusterrole-aggregation.js';
 import { GenericStore, Registry } from '../registry/index.js';
 import { WatchCache } from '../watch/index.js';
 import { BootstrapSigner } from './bootstrap-signer.js';
@@ -28,10 +30,13 @@ class ControllersLifecycle implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     @Inject(NamespaceController) private readonly namespaces: NamespaceController,
     @Inject(ControllerRunner) private readonly runner: ControllerRunner,
+    @Inject(Registry) private readonly registry: Registry,
+    @Inject(GenericStore) private readonly generic: GenericStore,
   ) {}
   async onApplicationBootstrap(): Promise<void> {
-    // kube-apiserver itself keeps the built-in namespaces, whatever controllers run
+    // kube-apiserver itself keeps the built-in namespaces and the default RBAC policy, whatever controllers run
     await this.namespaces.ensureBuiltins();
+    await reconcileDefaultPolicy(this.registry, this.generic);
     await this.runner.start();
   }
   async onApplicationShutdown(): Promise<void> {
@@ -118,6 +123,12 @@ export class ControllersModule {
           inject: [WatchCache, Registry, GenericStore, TokenIssuer],
         },
         {
+          provide: ClusterRoleAggregation,
+          useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore) =>
+            new ClusterRoleAggregation(cache, registry, generic, logTo('clusterrole-aggregation-controller')),
+          inject: [WatchCache, Registry, GenericStore],
+        },
+        {
           provide: CONTROLLERS,
           useFactory: (...controllers: Controller[]) => controllers,
           inject: [
@@ -127,6 +138,7 @@ export class ControllersModule {
             RootCaPublisher,
             TokenCleaner,
             BootstrapSigner,
+            ClusterRoleAggregation,
           ],
         },
         {

@@ -196,7 +196,7 @@ export class Pipeline {
       slot = steps.inflight?.admit(info, user);
       const ctx = requestContext(info, user, req.headers['user-agent']);
       if (user !== authenticated) ctx.impersonator = authenticated;
-      await steps.authorizer.check(requestAttributes(user, info));
+      await steps.authorizer.check(requestAttributes(user, info, query));
 
       for (const delegate of this.delegates)
         if (delegate.handles(info)) return await delegate.handle(ctx, req, reply);
