@@ -246,6 +246,16 @@ describe('RBAC escalation check', () => {
     await check.validate(write(u('erin'), 'rolebindings', toAdmin));
   });
 
+  it('an update of owners and finalizers only is no grant', async () => {
+    const old = { ...secrets, metadata: { ...secrets.metadata, resourceVersion: '5' } };
+    const next = { ...secrets, metadata: { ...secrets.metadata, finalizers: ['example.com/hold'] } };
+    await check.validate({ ...write(u('dave'), 'roles', next), operation: 'UPDATE', oldObject: old });
+    const widened = { ...next, rules: [{ verbs: ['*'], apiGroups: [''], resources: ['secrets'] }] };
+    await refusal(
+      check.validate({ ...write(u('dave'), 'roles', widened), operation: 'UPDATE', oldObject: old }),
+    );
+  });
+
   it('an aggregationRule needs every permission', async () => {
     const agg = { metadata: { name: 'agg' }, aggregationRule: { clusterRoleSelectors: [{}] }, rules: [] };
     assert.equal(

@@ -3,7 +3,8 @@
  * only what its writer holds (unless it may `escalate` roles), a binding only a role whose permissions the
  * writer holds (unless it may `bind` it). system:masters always may. Asked of the whole authorizer chain.
  */
-import { ApiError, isPlainObject, type UserInfo } from '../../api/index.js';
+import { isDeepStrictEqual } from 'node:util';
+import { ApiError, isPlainObject, type KubeObject, type UserInfo } from '../../api/index.js';
 import type { AdmissionAttributes } from '../../registry/index.js';
 import type { Authorizer } from '../authorizer.js';
 import { SYSTEM_MASTERS } from '../privileged-groups.js';
@@ -22,6 +23,22 @@ const fullAuthority: PolicyRule[] = [
 const rulesOf = (v: unknown): PolicyRule[] =>
   Array.isArray(v) ? (v.filter(isPlainObject) as PolicyRule[]) : [];
 
+function withoutGcFields(obj: KubeObject): KubeObject {
+  const {
+    ownerReferences: _o,
+    finalizers: _f,
+    managedFields: _m,
+    resourceVersion: _r,
+    ...metadata
+  } = obj.metadata;
+  return { ...obj, metadata };
+}
+
+/** kube's IsOnlyMutatingGCFields: the objects differ at most in owner references and finalizers. */
+function onlyGcFieldsChanged(obj: KubeObject, old: KubeObject): boolean {
+  return isDeepStrictEqual(withoutGcFields(obj), withoutGcFields(old));
+}
+
 export class RbacEscalationCheck {
   readonly name = 'RBACEscalation';
 
@@ -37,6 +54,8 @@ export class RbacEscalationCheck {
     if (a.operation !== 'CREATE' && a.operation !== 'UPDATE') return;
     const user = a.ctx.user;
     if (user.groups.includes(SYSTEM_MASTERS)) return;
+    // what the garbage collector changes (owners, finalizers) never grants anything
+    if (a.oldObject && onlyGcFieldsChanged(a.object, a.oldObject)) return;
     await this.ready();
     const qualified = `${a.def.resource}.${RBAC}`;
     const refuse = (why: string) =>
