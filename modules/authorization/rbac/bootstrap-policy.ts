@@ -243,6 +243,17 @@ export const defaultClusterRoles: KubeObject[] = [
   clusterRole('system:public-info-viewer', [
     urls(['get'], ['/healthz', '/livez', '/readyz', '/version', '/version/']),
   ]),
+  clusterRole('system:service-account-issuer-discovery', [
+    urls(
+      ['get'],
+      [
+        '/.well-known/openid-configuration',
+        '/.well-known/openid-configuration/',
+        '/openid/v1/jwks',
+        '/openid/v1/jwks/',
+      ],
+    ),
+  ]),
   clusterRole('system:monitoring', [
     urls(
       ['get'],
@@ -312,6 +323,7 @@ export const defaultClusterRoleBindings: KubeObject[] = [
     group('system:unauthenticated'),
   ]),
   clusterBinding('system:monitoring', [group('system:monitoring')]),
+  clusterBinding('system:service-account-issuer-discovery', [group('system:serviceaccounts')]),
   clusterBinding('system:node-proxier', [user('system:kube-proxy')]),
   clusterBinding('system:auth-delegator', [], 'system:auth-delegator'),
 ].filter((b) => (b.subjects as object[]).length > 0);
