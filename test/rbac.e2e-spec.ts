@@ -271,7 +271,18 @@ subjects:
     discovery.rules = [{ verbs: ['get'], nonResourceURLs: ['/api'] }];
     discovery.metadata.annotations['rbac.authorization.kubernetes.io/autoupdate'] = 'false';
     await ok(['replace', '-f', '-'], JSON.stringify(discovery));
+    // a default binding made again with another role is made anew with its own
+    await ok(['delete', 'clusterrolebinding', 'system:basic-user']);
+    await ok([
+      'create',
+      'clusterrolebinding',
+      'system:basic-user',
+      '--clusterrole=view',
+      '--group=system:authenticated',
+    ]);
     await s.restart({ dataDir: s.dataDir });
+    const basic = JSON.parse(await ok(['get', 'clusterrolebinding', 'system:basic-user', '-o', 'json']));
+    assert.equal(basic.roleRef.name, 'system:basic-user');
     const after = JSON.parse(await ok(['get', 'clusterrole', 'system:public-info-viewer', '-o', 'json']));
     assert.ok(JSON.stringify(after.rules).includes('/healthz'), JSON.stringify(after.rules));
     const kept = JSON.parse(await ok(['get', 'clusterrole', 'system:discovery', '-o', 'json']));

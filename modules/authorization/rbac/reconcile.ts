@@ -4,8 +4,8 @@
  * labels, annotations) is added back, and nothing is removed. Each write is a guaranteed update of the
  * stored object, so replicas sharing one database may all run it at once.
  */
-import { isPlainObject, systemContext, type KubeObject } from '../../api/index.js';
-import type { GenericStore, Registry } from '../../registry/index.js';
+import { ApiError, isPlainObject, systemContext, type KubeObject } from '../../api/index.js';
+import type { GenericStore, Registry, ResourceDefinition } from '../../registry/index.js';
 import {
   AUTOUPDATE,
   defaultClusterRoleBindings,
@@ -67,14 +67,49 @@ export async function reconcileDefaultPolicy(registry: Registry, generic: Generi
     if (!def) continue;
     for (const wanted of objects) {
       const namespace = wanted.metadata.namespace ?? '';
-      await generic.update(
-        systemContext(),
-        def,
-        namespace,
-        wanted.metadata.name!,
-        (stored) => (stored ? (reconciled(stored, wanted) ?? stored) : clone(wanted)),
-        {},
-      );
+      const name = wanted.metadata.name!;
+      await racing(async () => {
+        // kube's reconciler replaces a default binding whose roleRef was changed (it cannot be updated)
+        if ('roleRef' in wanted) await replaceIfRoleRefChanged(generic, def, namespace, wanted);
+        await generic.update(
+          systemContext(),
+          def,
+          namespace,
+          name,
+          (stored) => (stored ? (reconciled(stored, wanted) ?? stored) : clone(wanted)),
+          {},
+        );
+      });
     }
   }
+}
+
+/** Another replica may create or change the same object meanwhile: try again (its write is as good). */
+async function racing(write: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (e) {
+      const lost = e instanceof ApiError && (e.code === 409 || e.code === 404);
+      if (!lost || attempt >= 3) throw e;
+    }
+  }
+}
+
+async function replaceIfRoleRefChanged(
+  generic: GenericStore,
+  def: ResourceDefinition,
+  namespace: string,
+  wanted: KubeObject,
+): Promise<void> {
+  const name = wanted.metadata.name!;
+  const stored = await generic.get(def, namespace, name).catch((e: unknown) => {
+    if (e instanceof ApiError && e.code === 404) return undefined;
+    throw e;
+  });
+  if (!stored || stored.metadata.annotations?.[AUTOUPDATE] === 'false') return;
+  if (same(stored.roleRef, wanted.roleRef)) return;
+  await generic.delete(systemContext(), def, namespace, name, {
+    preconditions: { uid: stored.metadata.uid },
+  });
 }
