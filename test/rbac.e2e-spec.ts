@@ -263,6 +263,26 @@ subjects:
     );
   });
 
+  it("Node: a node may write its own Lease and not another node's", async () => {
+    const asNode = ['--as=system:node:n1', '--as-group=system:nodes'];
+    const lease = (name: string) =>
+      JSON.stringify({
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name, namespace: 'kube-node-lease' },
+        spec: { holderIdentity: name, leaseDurationSeconds: 40 },
+      });
+    await ok([...asNode, 'create', '-f', '-'], lease('n1'));
+    await ok([...asNode, 'get', 'lease', 'n1', '-n', 'kube-node-lease']);
+    await ok(['create', '-f', '-'], lease('n2'));
+    await refused(
+      [...asNode, 'get', 'lease', 'n2', '-n', 'kube-node-lease'],
+      /leases\.coordination\.k8s\.io "n2" is forbidden: User "system:node:n1" cannot get resource "leases" in API group "coordination\.k8s\.io" in the namespace "kube-node-lease": can only access node lease with the same name as the requesting node/,
+    );
+    // without the group it is no node
+    await refused(['--as=system:node:n1', 'get', 'lease', 'n1', '-n', 'kube-node-lease'], /forbidden/);
+  });
+
   it('default roles: an edit is undone at the next start; autoupdate "false" is left alone', async () => {
     const view = JSON.parse(await ok(['get', 'clusterrole', 'system:public-info-viewer', '-o', 'json']));
     view.rules = [{ verbs: ['get'], nonResourceURLs: ['/version'] }];
