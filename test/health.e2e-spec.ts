@@ -25,12 +25,12 @@ describe('health endpoints', () => {
       const verbose = await s.request('GET', '/readyz?verbose', { token: null });
       assert.equal(
         verbose.text,
-        '[+]ping ok\n[+]log ok\n[+]postgres ok\n[+]watch-cache-synced ok\n[+]poststarthook/builtin-namespaces ok\n[+]shutdown ok\nreadyz check passed\n',
+        '[+]ping ok\n[+]log ok\n[+]postgres ok\n[+]watch-cache-synced ok\n[+]poststarthook/builtin-namespaces ok\n[+]poststarthook/rbac/bootstrap-roles ok\n[+]shutdown ok\nreadyz check passed\n',
       );
       const livez = await s.request('GET', '/livez?verbose&exclude=log', { token: null });
       assert.equal(
         livez.text,
-        '[+]ping ok\n[+]log excluded: ok\n[+]poststarthook/builtin-namespaces ok\nlivez check passed\n',
+        '[+]ping ok\n[+]log excluded: ok\n[+]poststarthook/builtin-namespaces ok\n[+]poststarthook/rbac/bootstrap-roles ok\nlivez check passed\n',
       );
       const healthz = await s.request('GET', '/healthz?verbose', { token: null });
       assert.match(healthz.text, /healthz check passed\n$/);

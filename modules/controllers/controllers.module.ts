@@ -7,8 +7,8 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { TokenIssuer } from '../authentication/index.js';
-import { reconcileDefaultPolicy } from '../authorization/index.js';
 import { ClusterRoleAggregation } from './clusterrole-aggregation.js';
+import { DefaultPolicy } from './default-policy.js';
 import { GenericStore, Registry } from '../registry/index.js';
 import { WatchCache } from '../watch/index.js';
 import { BootstrapSigner } from './bootstrap-signer.js';
@@ -30,13 +30,12 @@ class ControllersLifecycle implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     @Inject(NamespaceController) private readonly namespaces: NamespaceController,
     @Inject(ControllerRunner) private readonly runner: ControllerRunner,
-    @Inject(Registry) private readonly registry: Registry,
-    @Inject(GenericStore) private readonly generic: GenericStore,
+    @Inject(DefaultPolicy) private readonly policy: DefaultPolicy,
   ) {}
   async onApplicationBootstrap(): Promise<void> {
     // kube-apiserver itself keeps the built-in namespaces and the default RBAC policy, whatever controllers run
     await this.namespaces.ensureBuiltins();
-    await reconcileDefaultPolicy(this.registry, this.generic);
+    await this.policy.reconcile();
     await this.runner.start();
   }
   async onApplicationShutdown(): Promise<void> {
@@ -123,6 +122,11 @@ export class ControllersModule {
           inject: [WatchCache, Registry, GenericStore, TokenIssuer],
         },
         {
+          provide: DefaultPolicy,
+          useFactory: (registry: Registry, generic: GenericStore) => new DefaultPolicy(registry, generic),
+          inject: [Registry, GenericStore],
+        },
+        {
           provide: ClusterRoleAggregation,
           useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore) =>
             new ClusterRoleAggregation(cache, registry, generic, logTo('clusterrole-aggregation-controller')),
@@ -148,7 +152,7 @@ export class ControllersModule {
         },
         ControllersLifecycle,
       ],
-      exports: [NamespaceController, ControllerRunner],
+      exports: [NamespaceController, ControllerRunner, DefaultPolicy],
     };
   }
 }
