@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { kubectl } from './support/kubectl.js';
+import { testDatabase } from './support/database.js';
+import { startServer } from './support/server.js';
 import { useServer } from './support/use-server.js';
 
 /** Retries until `check` passes: the policy reaches the authorizer through the watch cache, not at once. */
@@ -307,5 +309,28 @@ subjects:
     assert.ok(JSON.stringify(after.rules).includes('/healthz'), JSON.stringify(after.rules));
     const kept = JSON.parse(await ok(['get', 'clusterrole', 'system:discovery', '-o', 'json']));
     assert.deepEqual(kept.rules, [{ verbs: ['get'], nonResourceURLs: ['/api'] }]);
+  });
+});
+
+describe('default policy with replicas starting together on one database', () => {
+  it('both start, and each default exists once, as it should be', async () => {
+    const db = await testDatabase();
+    const servers = await Promise.all([
+      startServer({ databaseUrl: db.url }),
+      startServer({ databaseUrl: db.url }),
+    ]);
+    try {
+      for (const s of servers) {
+        const r = await s.request('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/system:discovery');
+        assert.equal(r.status, 200, r.text);
+        assert.ok(JSON.stringify(r.json.rules).includes('/openapi/*'));
+      }
+      const list = await servers[0].request('GET', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings');
+      const names = list.json.items.map((b: { metadata: { name: string } }) => b.metadata.name);
+      assert.equal(names.filter((n: string) => n === 'cluster-admin').length, 1);
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+      await db.drop();
+    }
   });
 });
