@@ -244,6 +244,10 @@ describe('RBAC escalation check', () => {
       /^rolebindings\.rbac\.authorization\.k8s\.io "b" is forbidden: user "dave" .* not currently held:\n\{APIGroups:\[""\], Resources:\["configmaps"\], Verbs:\["get" "list"\]\}$/,
     );
     await check.validate(write(u('erin'), 'rolebindings', toAdmin));
+    const missing = binding('m', { kind: 'Role', name: 'nope' }, [], 'team');
+    const e = await check.validate(write(u('dave'), 'rolebindings', missing)).catch((err: unknown) => err);
+    assert.ok(e instanceof ApiError && e.code === 404, String(e));
+    assert.equal(e.message, 'role.rbac.authorization.k8s.io "nope" not found');
   });
 
   it('an update of owners and finalizers only is no grant', async () => {

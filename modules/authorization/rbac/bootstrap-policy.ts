@@ -46,13 +46,13 @@ function aggregated(name: string, to: string, labels?: Record<string, string>): 
 const group = (name: string) => ({ apiGroup: RBAC, kind: 'Group', name });
 const user = (name: string) => ({ apiGroup: RBAC, kind: 'User', name });
 
-function clusterBinding(role: string, subjects: object[], name = role): KubeObject {
+function clusterBinding(role: string, subjects: object[]): KubeObject {
   return {
     apiVersion: API_VERSION,
     kind: 'ClusterRoleBinding',
-    metadata: meta(name),
+    metadata: meta(role),
     roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: role },
-    subjects,
+    ...(subjects.length > 0 ? { subjects } : {}),
   };
 }
 
@@ -325,8 +325,9 @@ export const defaultClusterRoleBindings: KubeObject[] = [
   clusterBinding('system:monitoring', [group('system:monitoring')]),
   clusterBinding('system:service-account-issuer-discovery', [group('system:serviceaccounts')]),
   clusterBinding('system:node-proxier', [user('system:kube-proxy')]),
-  clusterBinding('system:auth-delegator', [], 'system:auth-delegator'),
-].filter((b) => (b.subjects as object[]).length > 0);
+  // kept without subjects since the Node authorizer took over (kube's tightening reconciliation)
+  clusterBinding('system:node', []),
+];
 
 /** kube-system's reader of the authentication ConfigMap, and who it is bound to. */
 export const defaultRoles: KubeObject[] = [

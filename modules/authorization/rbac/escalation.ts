@@ -84,7 +84,8 @@ export class RbacEscalationCheck {
         if (await this.allowed(user, 'bind', resource, name, a.namespace)) return;
         const rules =
           kind === 'Role' ? this.policy.roleRulesIn(a.namespace, name) : this.policy.clusterRoleRules(name);
-        if (!rules) throw refuse(`${kind.toLowerCase()}.${RBAC} "${name}" not found`);
+        // kube answers with its role lister's NotFound (singular resource)
+        if (!rules) throw ApiError.notFound({ group: RBAC, resource: kind.toLowerCase() }, name);
         this.confirm(user, a.namespace, rules, refuse);
         return;
       }

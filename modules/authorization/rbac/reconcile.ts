@@ -34,8 +34,9 @@ export function reconciled(stored: KubeObject, wanted: KubeObject): KubeObject |
   next.metadata.annotations = mergeMaps(stored.metadata.annotations, wanted.metadata.annotations);
   if ('roleRef' in wanted) {
     const subjects = Array.isArray(next.subjects) ? next.subjects : [];
-    for (const s of wanted.subjects as object[]) if (!subjects.some((h) => same(h, s))) subjects.push(s);
-    next.subjects = subjects;
+    for (const s of (wanted.subjects ?? []) as object[])
+      if (!subjects.some((h) => same(h, s))) subjects.push(s);
+    if (subjects.length > 0) next.subjects = subjects;
   } else if (isPlainObject(wanted.aggregationRule)) {
     // the aggregation controller fills the rules; only the selectors are the default's
     const have =
