@@ -59,6 +59,14 @@ describe('RBAC with kubectl', () => {
       );
     });
     await refused(['--as=alice', 'get', 'configmaps', '-n', 'team'], /cannot list resource "configmaps"/);
+    // kubectl's columns
+    const roles = await ok(['get', 'role', 'cm-reader', '-n', 'team']);
+    assert.match(roles, /^NAME\s+CREATED AT\ncm-reader\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$/);
+    const bindings = await ok(['get', 'rolebinding', 'alice-cm', '-n', 'team', '-o', 'wide']);
+    assert.match(
+      bindings,
+      /^NAME\s+ROLE\s+AGE\s+USERS\s+GROUPS\s+SERVICEACCOUNTS\nalice-cm\s+Role\/cm-reader\s+\S+\s+alice\s*\n$/,
+    );
     await refused(
       ['--as=alice', 'delete', 'configmap', 'one', '-n', 'team'],
       /cannot delete resource "configmaps"/,
