@@ -68,7 +68,10 @@ export class RbacEscalationCheck {
       case 'roles':
       case 'clusterroles': {
         if (await this.allowed(user, 'escalate', a.def.resource, a.name, a.namespace)) return;
-        if (a.def.resource === 'clusterroles' && isPlainObject(a.object.aggregationRule)) {
+        // an aggregationRule may gather anything: setting, changing or dropping one needs every permission
+        const aggregates =
+          isPlainObject(a.object.aggregationRule) || isPlainObject(a.oldObject?.aggregationRule);
+        if (a.def.resource === 'clusterroles' && aggregates) {
           if (!this.holds(user, '', fullAuthority).covered)
             throw refuse('must have cluster-admin privileges to use the aggregationRule');
         }
