@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { connect as tlsConnect } from 'node:tls';
 import postgres from 'postgres';
@@ -35,7 +36,7 @@ const payload = (i: number) => ({
   data: { v: 'x'.repeat(1000) },
 });
 
-async function pgbenchBaseline(url: string): Promise<{ tps: number; how: string }> {
+export async function pgbenchBaseline(url: string): Promise<{ tps: number; how: string }> {
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
   await sql`CREATE TABLE IF NOT EXISTS bench_raw (id bigserial PRIMARY KEY, body jsonb NOT NULL)`;
   const body = JSON.stringify(payload(0));
@@ -138,13 +139,13 @@ function connection(
 }
 
 /** What the load generator's TLS connections trust and present (a client certificate, or none). */
-interface ClientTls {
+export interface ClientTls {
   ca: string;
   cert?: string;
   key?: string;
 }
 
-interface LoadResult {
+export interface LoadResult {
   rate: number;
   errors: number;
   /** requests answered, warm-up included (what the CPU figures are divided by) */
@@ -195,7 +196,7 @@ async function bareFastify(tls: {
 }
 
 /** CPU per request (µs) of the server, PostgreSQL (every process of its cluster) and the load generator. */
-interface CpuShares {
+export interface CpuShares {
   server: number;
   postgres?: number;
   client: number;
@@ -207,7 +208,7 @@ interface CpuShares {
  * Runs `load` in its own process, as a real client would be, and measures what each process spent (/proc;
  * PostgreSQL only when it runs on this machine: `postmaster` is its pid here, or undefined).
  */
-async function loadFrom(
+export async function loadFrom(
   url: string,
   token: string,
   tls: ClientTls,
@@ -248,7 +249,7 @@ async function loadFrom(
 }
 
 /** The postmaster's pid when PostgreSQL runs on this machine (its backends are its children). */
-async function postmasterOf(url: string): Promise<number | undefined> {
+export async function postmasterOf(url: string): Promise<number | undefined> {
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
   try {
     const [{ pid }] = await sql`SELECT pg_backend_pid() AS pid`;
@@ -263,14 +264,14 @@ async function postmasterOf(url: string): Promise<number | undefined> {
   }
 }
 
-const cpuLine = (c: CpuShares) =>
+export const cpuLine = (c: CpuShares) =>
   `CPU per request: server ${c.server.toFixed(0)} µs, PostgreSQL ${c.postgres === undefined ? 'n/a' : `${c.postgres.toFixed(0)} µs`}, load generator ${c.client.toFixed(0)} µs; machine ${(100 * c.busy).toFixed(0)} % busy`;
 
 /**
  * The baseline leaves ~250 MB of WAL and dirty pages behind; a checkpoint now, rather than one that starts in
  * the middle of the next phase, lets each phase begin from the same clean state.
  */
-async function settle(url: string): Promise<void> {
+export async function settle(url: string): Promise<void> {
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
   try {
     await sql`DROP TABLE IF EXISTS bench_raw`;
@@ -374,6 +375,7 @@ async function main() {
 }
 
 if (process.argv[2] === '--client') {
+  // the load generator's own process (loadFrom spawns this file)
   const chunks: Buffer[] = [];
   process.stdin.on('data', (c) => chunks.push(c));
   process.stdin.on('end', async () => {
@@ -381,6 +383,6 @@ if (process.argv[2] === '--client') {
     const r = await load(process.argv[3], process.argv[4], tls);
     process.stdout.write(JSON.stringify(r));
   });
-} else {
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await main();
 }

@@ -31,6 +31,7 @@ import {
   type TlsRequest,
   type TlsResponse,
 } from './support/tls-client.js';
+import { everything, grant, group } from './support/rbac.js';
 import { useServer } from './support/use-server.js';
 
 const LIST = { path: '/api/v1/namespaces/default/configmaps' };
@@ -49,6 +50,8 @@ describe('client certificates', () => {
 
   before(async () => {
     ca = await dataDirCa(s.dataDir);
+    // what this file proves is who a certificate is; every authenticated user may do everything here
+    await grant(s, 'authenticated-all', [group('system:authenticated')], everything);
   });
 
   for (const [protocol, send] of protocols) {

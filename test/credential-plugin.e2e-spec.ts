@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { kubectl, kubectlBinary } from './support/kubectl.js';
+import { everything, grant, group } from './support/rbac.js';
 import { useServer } from './support/use-server.js';
 
 const mainJs = fileURLToPath(new URL('../src/main.js', import.meta.url));
@@ -78,6 +79,9 @@ describe('pgkube credential (exec plugin)', () => {
       assert.equal(await runs(count), 2);
     });
   }
+
+  // this file proves who a credential makes the caller; what that caller may do is not its subject
+  before(() => grant(s, 'authenticated-all', [group('system:authenticated')], everything));
 
   it('runs it again after a 401', async () => {
     await admin(['create', 'serviceaccount', 'rotating', '-n', 'default']);

@@ -25,18 +25,20 @@ describe('health endpoints', () => {
       const verbose = await s.request('GET', '/readyz?verbose', { token: null });
       assert.equal(
         verbose.text,
-        '[+]ping ok\n[+]log ok\n[+]postgres ok\n[+]watch-cache-synced ok\n[+]poststarthook/builtin-namespaces ok\n[+]shutdown ok\nreadyz check passed\n',
+        '[+]ping ok\n[+]log ok\n[+]postgres ok\n[+]watch-cache-synced ok\n[+]poststarthook/builtin-namespaces ok\n[+]poststarthook/rbac/bootstrap-roles ok\n[+]shutdown ok\nreadyz check passed\n',
       );
       const livez = await s.request('GET', '/livez?verbose&exclude=log', { token: null });
       assert.equal(
         livez.text,
-        '[+]ping ok\n[+]log excluded: ok\n[+]poststarthook/builtin-namespaces ok\nlivez check passed\n',
+        '[+]ping ok\n[+]log excluded: ok\n[+]poststarthook/builtin-namespaces ok\n[+]poststarthook/rbac/bootstrap-roles ok\nlivez check passed\n',
       );
       const healthz = await s.request('GET', '/healthz?verbose', { token: null });
       assert.match(healthz.text, /healthz check passed\n$/);
-      assert.equal((await s.request('GET', '/livez/ping', { token: null })).text, 'ok');
-      assert.equal((await s.request('GET', '/readyz/postgres', { token: null })).status, 200);
-      assert.equal((await s.request('GET', '/livez/nope', { token: null })).status, 404);
+      // single checks are not among system:public-info-viewer's paths: anonymous may not read them (as kube)
+      assert.equal((await s.request('GET', '/livez/ping', { token: null })).status, 403);
+      assert.equal((await s.request('GET', '/livez/ping')).text, 'ok');
+      assert.equal((await s.request('GET', '/readyz/postgres')).status, 200);
+      assert.equal((await s.request('GET', '/livez/nope')).status, 404);
       const viaKubectl = await kubectl(['get', '--raw=/readyz?verbose'], { kubeconfig: s.kubeconfig });
       assert.match(viaKubectl.stdout, /readyz check passed/);
     } finally {

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { kubectl } from './support/kubectl.js';
+import { grant, group } from './support/rbac.js';
 import { useServer } from './support/use-server.js';
 
 describe('kubectl --as / --as-group', () => {
@@ -17,6 +18,14 @@ describe('kubectl --as / --as-group', () => {
   };
 
   it('the admin, plainly and as another user with groups, lists configmaps', async () => {
+    // the impersonated groups are what the request is authorized as: dev may list configmaps in default
+    await grant(
+      s,
+      'dev-configmaps',
+      [group('dev')],
+      [{ verbs: ['list'], apiGroups: [''], resources: ['configmaps'] }],
+      'default',
+    );
     await ok(['create', 'configmap', 'seen', '-n', 'default', '--from-literal=a=b']);
     // (default also holds kube-root-ca.crt)
     assert.match(await ok(['get', 'configmaps', '-n', 'default', '-o', 'name']), /^configmap\/seen$/m);

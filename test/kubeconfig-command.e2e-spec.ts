@@ -15,6 +15,7 @@ import { parse, stringify } from 'yaml';
 import { testCa } from './support/certificates.js';
 import { kubectl } from './support/kubectl.js';
 import { runPgkube } from './support/server.js';
+import { everything, grant, group } from './support/rbac.js';
 import { useServer } from './support/use-server.js';
 
 const mode = async (p: string) => (await stat(p)).mode & 0o777;
@@ -35,6 +36,9 @@ describe('pgkube kubeconfig', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'pgkube-kubeconfig-'));
     alice = path.join(dir, 'alice.kubeconfig');
   });
+
+  // this file proves who a credential makes the caller; what that caller may do is not its subject
+  before(() => grant(s, 'authenticated-all', [group('system:authenticated')], everything));
 
   it('writes a kubeconfig (0600) with which kubectl is the user, in its groups', async () => {
     const made = await runPgkube([

@@ -9,10 +9,11 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { connect as h2Connect } from 'node:http2';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it, before } from 'node:test';
 import type { TLSSocket } from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { http1Socket } from './support/raw-request.js';
+import { everything, grant, group } from './support/rbac.js';
 import { useServer } from './support/use-server.js';
 import { openWatch } from './support/watch-client.js';
 
@@ -203,6 +204,9 @@ describe('--max-requests-inflight, --max-mutating-requests-inflight', () => {
     };
   });
   const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+
+  // this file proves who a credential makes the caller; what that caller may do is not its subject
+  before(() => grant(s, 'authenticated-all', [group('system:authenticated')], everything));
 
   it('answers 429 with Retry-After: 1 to writes past the limit', async () => {
     const answers = await Promise.all(

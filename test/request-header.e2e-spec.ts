@@ -21,6 +21,7 @@ import {
   type TlsRequest,
   type TlsResponse,
 } from './support/tls-client.js';
+import { everything, grant, group } from './support/rbac.js';
 import { useServer } from './support/use-server.js';
 
 const LIST = '/api/v1/namespaces/default/configmaps';
@@ -97,6 +98,9 @@ describe('authenticating proxy', () => {
       assert.equal(token.status, 200, token.text);
     });
   }
+
+  // this file proves who a credential makes the caller; what that caller may do is not its subject
+  before(() => grant(s, 'authenticated-all', [group('system:authenticated')], everything));
 
   it('headers without a proxy certificate are ignored', async () => {
     const headers = { 'X-Remote-User': 'bob', 'X-Remote-Group': 'system:masters' };

@@ -19,6 +19,7 @@ import {
 } from 'jose';
 import { kubectl } from './support/kubectl.js';
 import { useServer, type UsedServer } from './support/use-server.js';
+import { grant, serviceAccount } from './support/rbac.js';
 
 const ISSUER = 'https://kubernetes.default.svc.cluster.local';
 const UNAUTHORIZED = 'error: You must be logged in to the server (Unauthorized)';
@@ -83,6 +84,13 @@ describe('service-account tokens with kubectl create token', () => {
       groups: ['system:serviceaccounts', 'system:serviceaccounts:tokens', 'system:authenticated'],
       extra: { 'authentication.kubernetes.io/credential-id': [`JTI=${decodeJwt(token).jti}`] },
     });
+    // the account may read its namespace once a ServiceAccount subject is granted that
+    await grant(
+      s,
+      'tokens-default',
+      [serviceAccount('tokens', 'default')],
+      [{ verbs: ['get'], apiGroups: [''], resources: ['namespaces'] }],
+    );
     assert.equal(
       (await ok(['get', 'namespace', 'tokens', '-o', 'name'], { token })).trim(),
       'namespace/tokens',

@@ -13,6 +13,7 @@ import postgres from 'postgres';
 import { testDatabase } from './support/database.js';
 import { kubectl } from './support/kubectl.js';
 import { startServer, type TestServer } from './support/server.js';
+import { grant, user } from './support/rbac.js';
 
 const mainJs = fileURLToPath(new URL('../src/main.js', import.meta.url));
 
@@ -50,6 +51,12 @@ describe('static token file', () => {
     await writeFile(tokens, 'alice-token,alice,1001,"devs,ops"\nbob-token,bob,1002\n');
     const s = await startServer({ databaseUrl: db.url, args: [`--token-auth-file=${tokens}`] });
     try {
+      await grant(
+        s,
+        'listed-users',
+        [user('alice'), user('bob')],
+        [{ verbs: ['list'], apiGroups: [''], resources: ['namespaces'] }],
+      );
       const ok = await s.request('GET', '/api/v1/namespaces', { token: 'alice-token' });
       assert.equal(ok.status, 200);
       assert.equal((await s.request('GET', '/api/v1/namespaces', { token: 'bob-token' })).status, 200);

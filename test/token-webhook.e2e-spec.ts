@@ -11,6 +11,7 @@ import { kubectl } from './support/kubectl.js';
 import { kubeconfigFor } from './support/kubeconfig.js';
 import { startTokenWebhook, type TokenWebhook, type WebhookAnswer } from './support/token-webhook.js';
 import { useServer } from './support/use-server.js';
+import { everything, grant, group } from './support/rbac.js';
 
 const wendy = {
   username: 'wendy',
@@ -43,6 +44,8 @@ function webhookServer(version?: 'v1') {
       ],
     };
   });
+  // this file proves who a token makes the caller; what that caller may do is not its subject
+  before(() => grant(s, 'authenticated-all', [group('system:authenticated')], everything));
   after(() => webhook?.close());
   return { s, webhook: () => webhook };
 }

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ADMISSION } from '../registry/index.js';
 import { STORE, type Store } from '../storage/index.js';
+import { RbacEscalationCheck } from '../authorization/index.js';
 import { AdmissionChain } from './chain.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 
@@ -10,8 +11,9 @@ import { NamespaceLifecycle } from './namespace-lifecycle.js';
   providers: [
     {
       provide: ADMISSION,
-      useFactory: (store: Store) => new AdmissionChain([new NamespaceLifecycle(store)]),
-      inject: [STORE],
+      useFactory: (store: Store, rbac: RbacEscalationCheck) =>
+        new AdmissionChain([new NamespaceLifecycle(store), rbac]),
+      inject: [STORE, RbacEscalationCheck],
     },
   ],
   exports: [ADMISSION],

@@ -22,7 +22,12 @@ export { RequestInfo, parseRequestInfo, queryFlag } from './request-info.js';
 export { servedRelease, servedMinorVersion } from './version.js';
 export { Schema } from './schema.js';
 export { parseFieldSelector, validateFieldSelector, type FieldRequirement } from './selectors/fields.js';
-export { parseLabelSelector, type LabelRequirement } from './selectors/labels.js';
+export {
+  parseLabelSelector,
+  labelSelectorFromMeta,
+  type LabelRequirement,
+  type MetaLabelSelector,
+} from './selectors/labels.js';
 export * from './meta-schemas.js';
 export * from './request-context.js';
 export * from './gvk.js';

@@ -1,8 +1,11 @@
 import {
   Global,
+  Inject,
   Logger,
   Module,
   type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
   type OnModuleDestroy,
   type OnModuleInit,
 } from '@nestjs/common';
@@ -16,6 +19,7 @@ import {
 import { ApiMetrics } from '../metrics/index.js';
 import { VirtualKinds } from '../registry/index.js';
 import { createHash, randomUUID } from 'node:crypto';
+import { WatchCache } from '../watch/index.js';
 import { readWebhookKubeconfig, WebhookTransport } from '../webhook/index.js';
 import { AbacAuthorizer } from './abac.js';
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from './always.js';
@@ -25,6 +29,9 @@ import { AuthorizerChain } from './chain.js';
 import { ConfiguredAuthorizers, type NamedAuthorizer } from './configured.js';
 import { checkMatchCondition, compileMatchConditions } from './match-conditions.js';
 import { PrivilegedGroupsAuthorizer } from './privileged-groups.js';
+import { RbacAuthorizer } from './rbac/authorizer.js';
+import { RbacEscalationCheck } from './rbac/escalation.js';
+import { RbacInformers } from './rbac/informers.js';
 import type { LoadedAuthorization } from './flags.js';
 import { authorizerChain, type AuthorizationMode, type DecisionObserver, type ModeFactory } from './modes.js';
 import {
@@ -57,6 +64,8 @@ interface Sinks {
   matchCondition?: (type: string, name: string, outcome: 'excluded' | 'error') => void;
   reload?: (status: 'success' | 'failure') => void;
   configured?: ConfiguredAuthorizers;
+  /** the RBAC policy, read whatever the modes (the escalation check uses it) */
+  rbac?: RbacInformers;
 }
 
 /** The factories of the modes whose files were read at start (src/main.ts). */
@@ -65,6 +74,8 @@ function modeFactories(
   sinks: Sinks,
 ): Partial<Record<AuthorizationMode, ModeFactory>> {
   const factories: Partial<Record<AuthorizationMode, ModeFactory>> = {};
+  const { rbac } = sinks;
+  if (rbac) factories.RBAC = () => new RbacAuthorizer(rbac.policy, rbac.start());
   const { abac, webhook } = options;
   if (abac) factories.ABAC = () => new AbacAuthorizer(abac);
   if (webhook)
@@ -206,7 +217,21 @@ class AccessReviews implements OnModuleInit, OnModuleDestroy {
   }
 }
 
-/** The authorizer chain of --authorization-mode, system:masters first; anything no authorizer allows is forbidden. */
+/** The RBAC policy is read whatever the modes: escalation checks of RBAC writes use it (as kube's storage). */
+class RbacLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(@Inject(RbacInformers) private readonly informers: RbacInformers) {}
+  onApplicationBootstrap(): void {
+    void this.informers.start();
+  }
+  onApplicationShutdown(): void {
+    this.informers.stop();
+  }
+}
+
+/**
+ * The authorizer chain: system:masters first, then --authorization-mode (kube's default Node,RBAC) or the
+ * authorizers of --authorization-config; anything no authorizer allows is forbidden.
+ */
 @Global()
 @Module({})
 export class AuthorizationModule {
@@ -216,14 +241,33 @@ export class AuthorizationModule {
       module: AuthorizationModule,
       providers: [
         {
+          provide: RbacInformers,
+          useFactory: (cache: WatchCache) => new RbacInformers(cache),
+          inject: [WatchCache],
+        },
+        {
           provide: AuthorizerChain,
-          useFactory: () =>
-            options.configFile
+          useFactory: (rbac: RbacInformers) => {
+            sinks.rbac = rbac;
+            return options.configFile
               ? configuredChain(options.configFile, options, sinks)
               : authorizerChain(options.modes, modeFactories(options, sinks), (type, name, decision) =>
                   sinks.decision?.(type, name, decision),
-                ),
+                );
+          },
+          inject: [RbacInformers],
         },
+        {
+          provide: RbacEscalationCheck,
+          useFactory: (rbac: RbacInformers, chain: AuthorizerChain) =>
+            new RbacEscalationCheck(
+              rbac.policy,
+              () => chain,
+              () => rbac.start(),
+            ),
+          inject: [RbacInformers, AuthorizerChain],
+        },
+        RbacLifecycle,
         {
           provide: AccessReviews,
           useFactory: (virtual: VirtualKinds, chain: AuthorizerChain, moduleRef: ModuleRef) =>
@@ -231,7 +275,7 @@ export class AuthorizationModule {
           inject: [VirtualKinds, AuthorizerChain, ModuleRef],
         },
       ],
-      exports: [AuthorizerChain],
+      exports: [AuthorizerChain, RbacEscalationCheck, RbacInformers],
     };
   }
 }

@@ -3,6 +3,7 @@
  * rule for a request says `noOpinion`; the chain asks the next one.
  */
 import {
+  ApiError,
   parseFieldSelector,
   parseLabelSelector,
   type FieldRequirement,
@@ -10,6 +11,7 @@ import {
   type RequestInfo,
   type UserInfo,
 } from '../api/index.js';
+import { isValidPathSegmentName } from '../validation/index.js';
 
 export interface Attributes {
   user: UserInfo;
@@ -76,13 +78,16 @@ export interface RulesAnswer {
 const SELECTING_VERBS = new Set(['list', 'watch', 'deletecollection']);
 
 /**
- * The attributes of a request; `query` given (AuthorizeWithSelectors on), a list, watch or deletecollection
- * carries its selectors. A selector that does not parse is left out: the request fails on it later anyway.
+ * The attributes of a request. A list or watch whose field selector names one object (`metadata.name=x`) is
+ * asked about that name, as kube does, so a rule with resourceNames can allow it. With `selectors`
+ * (AuthorizeWithSelectors), a list, watch or deletecollection carries its selectors; one that does not parse
+ * is left out: the request fails on it later anyway.
  */
 export function requestAttributes(
   user: UserInfo,
   info: RequestInfo,
-  query?: Record<string, string | undefined>,
+  query: Record<string, string | undefined> = {},
+  selectors = true,
 ): Attributes {
   const a: Attributes = {
     user,
@@ -94,9 +99,9 @@ export function requestAttributes(
     apiVersion: info.version,
     resource: info.resource,
     subresource: info.subresource,
-    name: info.name,
+    name: info.name || selectedName(info.verb, query.fieldSelector),
   };
-  if (query && info.isResourceRequest && SELECTING_VERBS.has(info.verb)) {
+  if (selectors && info.isResourceRequest && SELECTING_VERBS.has(info.verb)) {
     if (query.fieldSelector)
       a.fieldSelector = parsedOrNone(() => parseFieldSelector(query.fieldSelector!).requirements);
     if (query.labelSelector)
@@ -111,6 +116,18 @@ function parsedOrNone<T>(parse: () => readonly T[]): readonly T[] | undefined {
     return r.length > 0 ? r : undefined;
   } catch {
     return undefined;
+  }
+}
+
+function selectedName(verb: string, fieldSelector: string | undefined): string {
+  if ((verb !== 'list' && verb !== 'watch') || !fieldSelector) return '';
+  try {
+    const name = parseFieldSelector(fieldSelector).exactName() ?? '';
+    return isValidPathSegmentName(name).length === 0 ? name : '';
+  } catch (e) {
+    // a bad selector is refused later, by the list itself
+    if (e instanceof ApiError) return '';
+    throw e;
   }
 }
 

@@ -16,7 +16,9 @@ import {
 } from './authorizer.js';
 import { AuthorizerChain, forbidden } from './chain.js';
 import { PrivilegedGroupsAuthorizer } from './privileged-groups.js';
-import { AuthenticatedUsersAuthorizer, PublicInfoAuthorizer } from './public-info.js';
+import { RbacAuthorizer } from './rbac/authorizer.js';
+import { RbacPolicy } from './rbac/policy.js';
+import { defaultClusterRoleBindings, defaultClusterRoles } from './rbac/bootstrap-policy.js';
 import { authorizerChain } from './modes.js';
 
 class Fixed implements Authorizer {
@@ -84,21 +86,24 @@ describe('AuthorizerChain', () => {
     );
   });
 
-  it('the server chain: masters and authenticated users allowed, anonymous only for public paths', async () => {
-    const chain = new AuthorizerChain([
-      new PrivilegedGroupsAuthorizer(),
-      new PublicInfoAuthorizer(),
-      new AuthenticatedUsersAuthorizer(),
-    ]);
+  it('the default chain: masters allowed; public paths and discovery through the default RBAC roles only', async () => {
+    const policy = new RbacPolicy();
+    for (const r of defaultClusterRoles) policy.setRole(r);
+    for (const b of defaultClusterRoleBindings) policy.setBinding(b);
+    const chain = await authorizerChain([], { RBAC: () => new RbacAuthorizer(policy) });
     await chain.check(attrs(admin, 'DELETE', '/api/v1/namespaces/x'));
-    await chain.check(attrs(alice, 'DELETE', '/api/v1/namespaces/x'));
-    for (const path of ['/healthz', '/livez', '/readyz', '/readyz/ping', '/version']) {
+    await refusal(chain.check(attrs(alice, 'DELETE', '/api/v1/namespaces/x')));
+    for (const path of ['/healthz', '/livez', '/readyz', '/version']) {
       await chain.check(attrs(anonymous, 'GET', path));
+    }
+    for (const path of ['/api', '/apis/coordination.k8s.io/v1', '/openapi/v3']) {
+      await chain.check(attrs(alice, 'GET', path));
+      await refusal(chain.check(attrs(anonymous, 'GET', path)));
     }
     await refusal(chain.check(attrs(anonymous, 'POST', '/version')));
     await refusal(chain.check(attrs(anonymous, 'GET', '/metrics')));
     await refusal(chain.check(attrs(anonymous, 'GET', '/api/v1/namespaces')));
-    await refusal(chain.check(attrs({ ...alice, groups: [] }, 'GET', '/api/v1/namespaces')));
+    await refusal(chain.check(attrs({ ...alice, groups: [] }, 'GET', '/api')));
   });
 });
 

@@ -1,11 +1,17 @@
 export * from './authorizer.js';
 export { AuthorizerChain, forbidden } from './chain.js';
 export { PrivilegedGroupsAuthorizer, SYSTEM_MASTERS } from './privileged-groups.js';
-export { PublicInfoAuthorizer, AuthenticatedUsersAuthorizer, isPublicPath } from './public-info.js';
+export { NodeAuthorizer, nodeNameOf, NODES_GROUP } from './node.js';
+export { RbacAuthorizer } from './rbac/authorizer.js';
+export { RbacPolicy } from './rbac/policy.js';
+export { RbacEscalationCheck } from './rbac/escalation.js';
+export { reconcileDefaultPolicy } from './rbac/reconcile.js';
+export { RbacInformers } from './rbac/informers.js';
 export { AuthorizationModule } from './authorization.module.js';
 export {
   AUTHORIZATION_MODES,
   AuthorizationFlagError,
+  DEFAULT_AUTHORIZATION_MODES,
   authorizerChain,
   checkAuthorizationFlags,
   type AuthorizationFlags,

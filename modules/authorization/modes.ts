@@ -7,7 +7,7 @@ import type { Attributes, Authorizer, Verdict } from './authorizer.js';
 import { AuthorizerChain } from './chain.js';
 import { PrivilegedGroupsAuthorizer } from './privileged-groups.js';
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from './always.js';
-import { AuthenticatedUsersAuthorizer, PublicInfoAuthorizer } from './public-info.js';
+import { NodeAuthorizer } from './node.js';
 
 export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'RBAC', 'Node', 'Webhook'] as const;
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
@@ -78,6 +78,7 @@ export type ModeFactory = () => Authorizer | Promise<Authorizer>;
 const builtinFactories: Partial<Record<AuthorizationMode, ModeFactory>> = {
   AlwaysAllow: () => new AlwaysAllowAuthorizer(),
   AlwaysDeny: () => new AlwaysDenyAuthorizer(),
+  Node: () => new NodeAuthorizer(),
 };
 
 /** A terminal decision of a mode's authorizer, for apiserver_authorization_decisions_total */
@@ -104,9 +105,11 @@ class Instrumented implements Authorizer {
   }
 }
 
+/** kube's default --authorization-mode */
+export const DEFAULT_AUTHORIZATION_MODES: readonly string[] = ['Node', 'RBAC'];
+
 /**
- * The chain for `modes`; without modes, the rules this server had before RBAC (public paths, then every
- * authenticated user) — to be replaced by kube's default `Node,RBAC`. Each mode's allows and denies go to
+ * The chain for `modes` (kube's default `Node,RBAC` when none is given). Each mode's allows and denies go to
  * `observe` (kube names a flag's mode by its lowercase type, and its webhook "webhook").
  */
 export async function authorizerChain(
@@ -115,8 +118,7 @@ export async function authorizerChain(
   observe?: DecisionObserver,
 ): Promise<AuthorizerChain> {
   const privileged = new PrivilegedGroupsAuthorizer();
-  if (modes.length === 0)
-    return new AuthorizerChain([privileged, new PublicInfoAuthorizer(), new AuthenticatedUsersAuthorizer()]);
+  if (modes.length === 0) modes = DEFAULT_AUTHORIZATION_MODES;
   const all = { ...builtinFactories, ...factories };
   const authorizers: Authorizer[] = [privileged];
   for (const mode of modes) {

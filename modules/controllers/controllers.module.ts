@@ -7,6 +7,8 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { TokenIssuer } from '../authentication/index.js';
+import { ClusterRoleAggregation } from './clusterrole-aggregation.js';
+import { DefaultPolicy } from './default-policy.js';
 import { GenericStore, Registry } from '../registry/index.js';
 import { WatchCache } from '../watch/index.js';
 import { BootstrapSigner } from './bootstrap-signer.js';
@@ -28,10 +30,12 @@ class ControllersLifecycle implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     @Inject(NamespaceController) private readonly namespaces: NamespaceController,
     @Inject(ControllerRunner) private readonly runner: ControllerRunner,
+    @Inject(DefaultPolicy) private readonly policy: DefaultPolicy,
   ) {}
   async onApplicationBootstrap(): Promise<void> {
-    // kube-apiserver itself keeps the built-in namespaces, whatever controllers run
+    // kube-apiserver itself keeps the built-in namespaces and the default RBAC policy, whatever controllers run
     await this.namespaces.ensureBuiltins();
+    await this.policy.reconcile();
     await this.runner.start();
   }
   async onApplicationShutdown(): Promise<void> {
@@ -118,6 +122,17 @@ export class ControllersModule {
           inject: [WatchCache, Registry, GenericStore, TokenIssuer],
         },
         {
+          provide: DefaultPolicy,
+          useFactory: (registry: Registry, generic: GenericStore) => new DefaultPolicy(registry, generic),
+          inject: [Registry, GenericStore],
+        },
+        {
+          provide: ClusterRoleAggregation,
+          useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore) =>
+            new ClusterRoleAggregation(cache, registry, generic, logTo('clusterrole-aggregation-controller')),
+          inject: [WatchCache, Registry, GenericStore],
+        },
+        {
           provide: CONTROLLERS,
           useFactory: (...controllers: Controller[]) => controllers,
           inject: [
@@ -127,6 +142,7 @@ export class ControllersModule {
             RootCaPublisher,
             TokenCleaner,
             BootstrapSigner,
+            ClusterRoleAggregation,
           ],
         },
         {
@@ -136,7 +152,7 @@ export class ControllersModule {
         },
         ControllersLifecycle,
       ],
-      exports: [NamespaceController, ControllerRunner],
+      exports: [NamespaceController, ControllerRunner, DefaultPolicy],
     };
   }
 }

@@ -8,3 +8,4 @@ export { clusterInfoKubeconfig, type ClusterEndpoint } from './cluster-info.js';
 export { ServiceAccountController, DEFAULT_SERVICE_ACCOUNT } from './serviceaccount-controller.js';
 export { RootCaPublisher, ROOT_CA_CONFIGMAP, ROOT_CA_KEY } from './root-ca-publisher.js';
 export { ServiceAccountTokenController } from './serviceaccount-token-controller.js';
+export { DefaultPolicy } from './default-policy.js';

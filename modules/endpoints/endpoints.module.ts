@@ -9,7 +9,7 @@ import {
   type OpenIdDiscovery,
 } from '../authentication/index.js';
 import { AuthorizerChain } from '../authorization/index.js';
-import { NamespaceController } from '../controllers/index.js';
+import { DefaultPolicy, NamespaceController } from '../controllers/index.js';
 import { always, flag, HealthEndpoint, withGracePeriod, withTimeout } from '../health/index.js';
 import { ApiMetrics } from '../metrics/index.js';
 import { GenericStore, Registry, VirtualKinds } from '../registry/index.js';
@@ -56,6 +56,7 @@ function healthEndpoints(
   store: Store,
   cache: WatchCache,
   namespaces: NamespaceController,
+  policy: DefaultPolicy,
   o: EndpointsOptions,
 ): HealthEndpoints {
   const ping = always('ping');
@@ -67,12 +68,18 @@ function healthEndpoints(
     () => namespaces.builtinsReady,
     'not created yet',
   );
+  const roles = flag('poststarthook/rbac/bootstrap-roles', () => policy.ready, 'not finished');
   const synced = flag('watch-cache-synced', () => cache.synced, 'watch cache not synced');
   const shutdown = flag('shutdown', () => !o.shuttingDown(), 'shutting down');
   return {
-    healthz: new HealthEndpoint('healthz', [ping, log, postgresCheck, builtins]),
-    livez: new HealthEndpoint('livez', [ping, log, withGracePeriod(builtins, o.livezGracePeriodMs)]),
-    readyz: new HealthEndpoint('readyz', [ping, log, postgresCheck, synced, builtins, shutdown]),
+    healthz: new HealthEndpoint('healthz', [ping, log, postgresCheck, builtins, roles]),
+    livez: new HealthEndpoint('livez', [
+      ping,
+      log,
+      withGracePeriod(builtins, o.livezGracePeriodMs),
+      withGracePeriod(roles, o.livezGracePeriodMs),
+    ]),
+    readyz: new HealthEndpoint('readyz', [ping, log, postgresCheck, synced, builtins, roles, shutdown]),
   };
 }
 
@@ -107,9 +114,13 @@ export class EndpointsModule {
         },
         {
           provide: HEALTH,
-          useFactory: (store: Store, cache: WatchCache, namespaces: NamespaceController) =>
-            healthEndpoints(store, cache, namespaces, options),
-          inject: [STORE, WatchCache, NamespaceController],
+          useFactory: (
+            store: Store,
+            cache: WatchCache,
+            namespaces: NamespaceController,
+            policy: DefaultPolicy,
+          ) => healthEndpoints(store, cache, namespaces, policy, options),
+          inject: [STORE, WatchCache, NamespaceController, DefaultPolicy],
         },
         {
           provide: ReadHandlers,

@@ -197,7 +197,7 @@ export class Pipeline {
       const ctx = requestContext(info, user, req.headers['user-agent']);
       if (user !== authenticated) ctx.impersonator = authenticated;
       await steps.authorizer.check(
-        requestAttributes(user, info, this.features.enabled('AuthorizeWithSelectors') ? query : undefined),
+        requestAttributes(user, info, query, this.features.enabled('AuthorizeWithSelectors')),
       );
 
       for (const delegate of this.delegates)

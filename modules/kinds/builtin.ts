@@ -14,6 +14,8 @@ import { eventDefinition } from './core/event.js';
 import { namespaceDefinition } from './core/namespace.js';
 import { secretDefinition } from './core/secret.js';
 import { serviceAccountDefinition } from './core/serviceaccount.js';
+import { clusterRoleBindingDefinition, roleBindingDefinition } from './rbac/bindings.js';
+import { clusterRoleDefinition, roleDefinition } from './rbac/roles.js';
 
 export const builtinDefinitions: ResourceDefinition[] = [
   namespaceDefinition,
@@ -22,6 +24,10 @@ export const builtinDefinitions: ResourceDefinition[] = [
   serviceAccountDefinition,
   eventDefinition,
   leaseDefinition,
+  roleDefinition,
+  clusterRoleDefinition,
+  roleBindingDefinition,
+  clusterRoleBindingDefinition,
   tokenReviewDefinition,
   selfSubjectReviewDefinition,
   subjectAccessReviewDefinition,

@@ -17,3 +17,5 @@ export { serviceAccountDefinition } from './core/serviceaccount.js';
 export { ageColumn, nameColumn } from './columns.js';
 export { virtualKind, type VirtualKind } from './virtual.js';
 export { tokenRequestSchema } from './authentication/token-request.js';
+export { clusterRoleDefinition, roleDefinition } from './rbac/roles.js';
+export { clusterRoleBindingDefinition, roleBindingDefinition } from './rbac/bindings.js';

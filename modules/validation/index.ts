@@ -4,7 +4,9 @@ export {
   isDNS1123Label,
   isDNS1035Label,
   isValidLabelValue,
+  isValidPathSegmentName,
   maskTrailingDash,
+  nameIsDNSSubdomain,
 } from './names.js';
 export {
   validateConfigMapPayload,

@@ -9,6 +9,10 @@ import assert from 'node:assert/strict';
 import type { ResourceDefinition } from '../../registry/index.js';
 import {
   builtinDefinitions,
+  clusterRoleBindingDefinition,
+  clusterRoleDefinition,
+  roleBindingDefinition,
+  roleDefinition,
   configMapDefinition,
   eventDefinition,
   leaseDefinition,
@@ -347,6 +351,74 @@ const vectors: Vector[] = [
         pb.str(7, 'node-2'),
       ),
   },
+  ...[roleDefinition, clusterRoleDefinition].map((def) => {
+    const ns = def === roleDefinition ? 'ns' : '';
+    const aggregated = def === clusterRoleDefinition;
+    return {
+      def,
+      json: {
+        metadata: metadataJson(ns),
+        rules: [
+          {
+            verbs: ['get', 'list'],
+            apiGroups: ['apps'],
+            resources: ['deployments', 'deployments/scale'],
+            resourceNames: ['web'],
+            nonResourceURLs: ['/healthz'],
+          },
+        ],
+        ...(aggregated
+          ? {
+              aggregationRule: {
+                clusterRoleSelectors: [
+                  {
+                    matchLabels: { a: 'b' },
+                    matchExpressions: [{ key: 'tier', operator: 'In', values: ['x', 'y'] }],
+                  },
+                ],
+              },
+            }
+          : {}),
+      },
+      raw:
+        metadataRaw(ns) +
+        pb.msg(
+          2,
+          pb.str(1, 'get'),
+          pb.str(1, 'list'),
+          pb.str(2, 'apps'),
+          pb.str(3, 'deployments'),
+          pb.str(3, 'deployments/scale'),
+          pb.str(4, 'web'),
+          pb.str(5, '/healthz'),
+        ) +
+        (aggregated
+          ? pb.msg(
+              3,
+              pb.msg(
+                1,
+                entry(1, 'a', 'b'),
+                pb.msg(2, pb.str(1, 'tier'), pb.str(2, 'In'), pb.str(3, 'x'), pb.str(3, 'y')),
+              ),
+            )
+          : ''),
+    };
+  }),
+  ...[roleBindingDefinition, clusterRoleBindingDefinition].map((def) => {
+    const ns = def === roleBindingDefinition ? 'ns' : '';
+    return {
+      def,
+      json: {
+        metadata: metadataJson(ns),
+        subjects: [{ kind: 'ServiceAccount', apiGroup: 'g', name: 'sa', namespace: 'other' }],
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+      },
+      raw:
+        metadataRaw(ns) +
+        pb.msg(2, pb.str(1, 'ServiceAccount'), pb.str(2, 'g'), pb.str(3, 'sa'), pb.str(4, 'other')) +
+        pb.msg(3, pb.str(1, 'rbac.authorization.k8s.io'), pb.str(2, 'ClusterRole'), pb.str(3, 'view')),
+    };
+  }),
   {
     def: tokenReviewDefinition,
     json: {
