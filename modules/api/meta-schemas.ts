@@ -198,3 +198,40 @@ export function kindSchema(opts: KindSchemaOptions): Schema {
   if (opts.required?.length) schema.required = opts.required;
   return schema;
 }
+
+/** metav1.LabelSelector and its requirements: shared by every kind that selects by labels */
+export const labelSelectorRequirementSchema: Schema = {
+  type: 'object',
+  description: 'A label key, an operator and values.',
+  required: ['key', 'operator'],
+  properties: {
+    key: str(1, 'The label key.'),
+    operator: str(2, 'In, NotIn, Exists or DoesNotExist.'),
+    values: field(
+      3,
+      { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'atomic' },
+      'Values for In and NotIn; empty for Exists and DoesNotExist.',
+    ),
+  },
+  'x-pgkube-ref': 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement',
+};
+
+export const labelSelectorSchema: Schema = {
+  type: 'object',
+  description: 'A label query; its requirements are ANDed. Empty matches everything, null nothing.',
+  properties: {
+    matchExpressions: field(2, {
+      type: 'array',
+      description: 'Requirements on labels.',
+      items: labelSelectorRequirementSchema,
+      'x-kubernetes-list-type': 'atomic',
+    }),
+    matchLabels: field(1, {
+      type: 'object',
+      description: 'Labels that must be set to these values.',
+      additionalProperties: { type: 'string' },
+    }),
+  },
+  'x-kubernetes-map-type': 'atomic',
+  'x-pgkube-ref': 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector',
+};

@@ -3,7 +3,7 @@
  * attributes, with the selectors of AuthorizeWithSelectors) and what is answered. Field numbers are kube's
  * generated.proto ones, so the reviews also speak Protobuf.
  */
-import { bool, field, pointer, str, type Schema } from '../../api/index.js';
+import { bool, field, labelSelectorRequirementSchema, pointer, str, type Schema } from '../../api/index.js';
 import { userInfoSchema } from '../authentication/user-info.js';
 
 const strings = (n: number, description: string): Schema =>
@@ -21,7 +21,7 @@ const requirement = (ref: string, description: string): Schema => ({
   'x-pgkube-ref': ref,
 });
 
-const selectorAttributes = (ref: string, requirementRef: string, what: string): Schema => ({
+const selectorAttributes = (ref: string, requirementSchema: Schema, what: string): Schema => ({
   type: 'object',
   description: `A ${what} that limits what is asked; it can only narrow the request, never widen it.`,
   properties: {
@@ -29,7 +29,7 @@ const selectorAttributes = (ref: string, requirementRef: string, what: string): 
     requirements: field(2, {
       type: 'array',
       description: `The ${what}, parsed; all must hold.`,
-      items: requirement(requirementRef, `One term of a ${what}.`),
+      items: requirementSchema,
       'x-kubernetes-list-type': 'atomic',
     }),
   },
@@ -45,7 +45,10 @@ export const resourceAttributesSchema: Schema = {
       pointer(
         selectorAttributes(
           'io.k8s.api.authorization.v1.FieldSelectorAttributes',
-          'io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement',
+          requirement(
+            'io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement',
+            'One term of a field selector.',
+          ),
           'field selector',
         ),
       ),
@@ -56,7 +59,7 @@ export const resourceAttributesSchema: Schema = {
       pointer(
         selectorAttributes(
           'io.k8s.api.authorization.v1.LabelSelectorAttributes',
-          'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement',
+          labelSelectorRequirementSchema,
           'label selector',
         ),
       ),

@@ -1,5 +1,5 @@
 /** The parts the four rbac.authorization.k8s.io/v1 kinds share: rules, subjects, the role reference. */
-import { field, str, type Schema } from '../../api/index.js';
+import { field, labelSelectorSchema, str, type Schema } from '../../api/index.js';
 
 const rbacV1 = 'io.k8s.api.rbac.v1';
 
@@ -65,38 +65,6 @@ export const bindingProperties: Record<string, Schema> = {
     items: subjectSchema,
     'x-kubernetes-list-type': 'atomic',
   }),
-};
-
-const labelSelectorRequirementSchema: Schema = {
-  type: 'object',
-  description: 'A label key, an operator and values.',
-  required: ['key', 'operator'],
-  properties: {
-    key: str(1, 'The label key.'),
-    operator: str(2, 'In, NotIn, Exists or DoesNotExist.'),
-    values: strings(3, 'Values for In and NotIn; empty for Exists and DoesNotExist.'),
-  },
-  'x-pgkube-ref': 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement',
-};
-
-export const labelSelectorSchema: Schema = {
-  type: 'object',
-  description: 'A label query; its requirements are ANDed. Empty matches everything, null nothing.',
-  properties: {
-    matchExpressions: field(2, {
-      type: 'array',
-      description: 'Requirements on labels.',
-      items: labelSelectorRequirementSchema,
-      'x-kubernetes-list-type': 'atomic',
-    }),
-    matchLabels: field(1, {
-      type: 'object',
-      description: 'Labels that must be set to these values.',
-      additionalProperties: { type: 'string' },
-    }),
-  },
-  'x-kubernetes-map-type': 'atomic',
-  'x-pgkube-ref': 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector',
 };
 
 export const aggregationRuleSchema: Schema = {
