@@ -289,8 +289,7 @@ async function everyAuthenticationMethod(webhook: TokenWebhook): Promise<string[
   const proxyCa = await testCa('bench-front-proxy');
   const proxyCaFile = path.join(dir, 'front-proxy-ca.crt');
   await writeFile(proxyCaFile, proxyCa.cert);
-  const webhookConfig = path.join(dir, 'webhook.kubeconfig');
-  await writeFile(webhookConfig, await webhook.kubeconfig('bench'), { mode: 0o600 });
+  const webhookConfig = await webhook.kubeconfig('bench');
   const authenticationConfig = path.join(dir, 'authentication.yaml');
   await writeFile(
     authenticationConfig,
@@ -329,6 +328,20 @@ async function credential(server: TestServer): Promise<{ token: string; tls: Cli
     const sa = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'bench' } };
     const made = await server.request('POST', '/api/v1/namespaces/default/serviceaccounts', { body: sa });
     if (made.status !== 201) throw new Error(`service account: ${made.text}`);
+    // RBAC denies by default: the account may create ConfigMaps through kube's edit role, in default only
+    const binding = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'bench-edit' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
+      subjects: [{ kind: 'ServiceAccount', name: 'bench', namespace: 'default' }],
+    };
+    const bound = await server.request(
+      'POST',
+      '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings',
+      { body: binding },
+    );
+    if (bound.status !== 201) throw new Error(`role binding: ${bound.text}`);
     const review = await server.request('POST', '/api/v1/namespaces/default/serviceaccounts/bench/token', {
       body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} },
     });
