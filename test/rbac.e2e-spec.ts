@@ -273,6 +273,51 @@ subjects:
     );
   });
 
+  it('kubectl auth can-i answers from RBAC: verbs, names, namespaces, non-resource URLs, --list', async () => {
+    await ok(['create', 'namespace', 'canis']);
+    await ok(['create', 'role', 'cm-rw', '-n', 'canis', '--verb=get,list', '--resource=configmaps']);
+    await ok([
+      'create',
+      'role',
+      'one-secret',
+      '-n',
+      'canis',
+      '--verb=get',
+      '--resource=secrets',
+      '--resource-name=s1',
+    ]);
+    await ok(['create', 'rolebinding', 'carol-cm', '-n', 'canis', '--role=cm-rw', '--user=carol']);
+    await ok(['create', 'rolebinding', 'carol-s1', '-n', 'canis', '--role=one-secret', '--user=carol']);
+    const canI = (...args: string[]) => run(['--as=carol', 'auth', 'can-i', ...args]);
+    await settled(async () =>
+      assert.equal((await canI('list', 'configmaps', '-n', 'canis')).stdout, 'yes\n'),
+    );
+    const answers: [string[], number, string][] = [
+      [['get', 'configmaps', '-n', 'canis'], 0, 'yes'],
+      [['delete', 'configmaps', '-n', 'canis'], 1, 'no'],
+      [['list', 'configmaps', '-n', 'default'], 1, 'no'],
+      [['get', 'secrets/s1', '-n', 'canis'], 0, 'yes'],
+      [['get', 'secrets/s2', '-n', 'canis'], 1, 'no'],
+      [['list', 'secrets', '-n', 'canis'], 1, 'no'],
+      [['get', '/version'], 0, 'yes'],
+      [['get', '/metrics'], 1, 'no'],
+      [['create', 'selfsubjectreviews.authentication.k8s.io'], 0, 'yes'],
+    ];
+    for (const [args, code, answer] of answers) {
+      const r = await canI(...args);
+      assert.deepEqual([r.code, r.stdout.trim()], [code, answer], `can-i ${args.join(' ')}: ${r.stderr}`);
+    }
+    const list = await canI('--list', '-n', 'canis');
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /^Resources\s+Non-Resource URLs\s+Resource Names\s+Verbs$/m);
+    assert.match(list.stdout, /^configmaps\s+\[\]\s+\[\]\s+\[get list\]$/m);
+    assert.match(list.stdout, /^secrets\s+\[\]\s+\[s1\]\s+\[get\]$/m);
+    assert.match(list.stdout, /^selfsubjectreviews\.authentication\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]$/m);
+    assert.match(list.stdout, /^\s+\[\/version\]\s+\[\]\s+\[get\]$/m);
+    const elsewhere = await canI('--list', '-n', 'default');
+    assert.doesNotMatch(elsewhere.stdout, /^configmaps/m);
+  });
+
   it("Node: a node may write its own Lease and not another node's", async () => {
     const asNode = ['--as=system:node:n1', '--as-group=system:nodes'];
     const lease = (name: string) =>
