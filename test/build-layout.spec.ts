@@ -38,7 +38,7 @@ function compiledFiles(config: string): string[] {
 }
 
 describe('build layout', () => {
-  it('the production build compiles no spec and, of test/, only the server launcher bench uses', () => {
+  it('the production build compiles no spec and, of test/, only the support bench uses', () => {
     const files = compiledFiles('tsconfig.build.json');
     assert.ok(files.includes(path.join('src', 'main.ts')));
     assert.ok(files.includes(path.join('modules', 'storage', 'index.ts')));
@@ -47,10 +47,11 @@ describe('build layout', () => {
       files.filter((f) => /\.(spec|e2e-spec)\.ts$/.test(f)),
       [],
     );
-    // bench starts servers the way the e2e tests do: test/support/server.ts (node built-ins only) comes along
+    // bench starts servers the way the e2e tests do (server.ts), and bench/create --auth=all configures every
+    // authentication method with the tests' certificates and token webhook
     assert.deepEqual(
-      files.filter((f) => f.startsWith(`test${path.sep}`)),
-      [path.join('test', 'support', 'server.ts')],
+      files.filter((f) => f.startsWith(`test${path.sep}`)).sort(),
+      ['certificates.ts', 'server.ts', 'token-webhook.ts'].map((f) => path.join('test', 'support', f)),
     );
   });
 
