@@ -27,7 +27,8 @@ export class Informer {
   ) {
     this.listener = {
       resource,
-      onEvent: (e) => onEvent({ type: e.type, object: e.object, prev: e.prev }),
+      // the cached event is an InformerEvent already: handed over as it is, nothing made per change
+      onEvent,
       flush: () => undefined,
       close: () => undefined,
     };
