@@ -32,3 +32,4 @@ export * from './meta-schemas.js';
 export * from './request-context.js';
 export * from './gvk.js';
 export { goDurationString, parseGoDuration } from './go-duration.js';
+export { configFileObject } from './config-file.js';

@@ -4,8 +4,7 @@
  * refuse the file), then validated. pgkube uses its `anonymous` section; JWT authenticators are not built
  * here, so a `jwt` section with entries refuses the file rather than being ignored.
  */
-import { parse } from 'yaml';
-import { isPlainObject } from '../api/index.js';
+import { configFileObject, isPlainObject } from '../api/index.js';
 import type { AnonymousAccess } from './union.js';
 
 const GROUP = 'apiserver.config.k8s.io';
@@ -70,17 +69,7 @@ function decodeAnonymous(raw: unknown, unknown: string[]): AuthenticationConfigu
 
 /** apiVersion/kind first, then every field, strictly, as kube's UniversalDecoder with EnableStrict. */
 function decode(text: string): { config: AuthenticationConfiguration; jwt: unknown[] } {
-  if (text.trim() === '') throw new Error('empty config data');
-  // uniqueKeys: a field given twice is an error, as kube's strict decoder has it
-  const raw: unknown = parse(text, { uniqueKeys: true });
-  if (!isPlainObject(raw)) throw new Error(`couldn't get version/kind: the file is not an object`);
-  if (raw.kind === undefined || raw.kind === '') throw new Error(`Object 'Kind' is missing`);
-  if (raw.apiVersion === undefined || raw.apiVersion === '')
-    throw new Error(`Object 'apiVersion' is missing`);
-  const apiVersion = String(raw.apiVersion);
-  const version = apiVersion.startsWith(`${GROUP}/`) ? apiVersion.slice(GROUP.length + 1) : '';
-  if (raw.kind !== KIND || !VERSIONS.includes(version))
-    throw new Error(`no kind "${String(raw.kind)}" is registered for version "${apiVersion}"`);
+  const { raw } = configFileObject(text, GROUP, KIND, VERSIONS);
   const unknown = unknownFields(raw, ['apiVersion', 'kind', 'jwt', 'anonymous'], '');
   const anonymous = decodeAnonymous(raw.anonymous, unknown);
   const jwt = raw.jwt ?? [];

@@ -7,8 +7,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
 import {
+  configFileObject,
   fieldError,
   formatFieldError,
   goDurationString,
@@ -188,16 +188,7 @@ function decodeWebhook(d: Decoder, raw: unknown, at: string): RawWebhook | undef
 
 /** apiVersion/kind first, then every field, strictly, as kube's UniversalDecoder with EnableStrict. */
 function decode(text: string): RawAuthorizer[] {
-  if (text.trim() === '') throw new Error('empty config data');
-  const raw: unknown = parse(text, { uniqueKeys: true });
-  if (!isPlainObject(raw)) throw new Error(`couldn't get version/kind: the file is not an object`);
-  if (raw.kind === undefined || raw.kind === '') throw new Error(`Object 'Kind' is missing`);
-  if (raw.apiVersion === undefined || raw.apiVersion === '')
-    throw new Error(`Object 'apiVersion' is missing`);
-  const apiVersion = String(raw.apiVersion);
-  const version = apiVersion.startsWith(`${GROUP}/`) ? apiVersion.slice(GROUP.length + 1) : '';
-  if (raw.kind !== KIND || !VERSIONS.includes(version))
-    throw new Error(`no kind "${String(raw.kind)}" is registered for version "${apiVersion}"`);
+  const { raw, version } = configFileObject(text, GROUP, KIND, VERSIONS);
   const d = new Decoder(version);
   d.object(raw, '', KIND, ['apiVersion', 'kind', 'authorizers'], '');
   const authorizers = d

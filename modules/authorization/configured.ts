@@ -17,6 +17,7 @@ import {
   type MatchConditionCheck,
 } from './authorization-config.js';
 import { noOpinion, type Attributes, type Authorizer, type RulesAnswer, type Verdict } from './authorizer.js';
+import { joinedRules } from './chain.js';
 
 /** One configured authorizer, with what kube's decision metric labels it by. */
 export interface NamedAuthorizer {
@@ -108,19 +109,12 @@ export class ConfiguredAuthorizers implements Authorizer {
     return reasons.length > 0 ? { decision: 'noOpinion', reason: reasons.join('; ') } : noOpinion;
   }
 
-  async rulesFor(user: UserInfo, namespace: string): Promise<RulesAnswer> {
-    const out: RulesAnswer = { resourceRules: [], nonResourceRules: [], incomplete: false };
-    const errors: string[] = [];
-    for (const { authorizer } of this.current) {
-      if (!authorizer.rulesFor) continue;
-      const r = await authorizer.rulesFor(user, namespace);
-      out.resourceRules.push(...r.resourceRules);
-      out.nonResourceRules.push(...r.nonResourceRules);
-      out.incomplete ||= r.incomplete;
-      if (r.evaluationError) errors.push(r.evaluationError);
-    }
-    if (errors.length > 0) out.evaluationError = errors.join(', ');
-    return out;
+  rulesFor(user: UserInfo, namespace: string): Promise<RulesAnswer> {
+    return joinedRules(
+      this.current.map((a) => a.authorizer),
+      user,
+      namespace,
+    );
   }
 
   private async reloadOnce(): Promise<void> {

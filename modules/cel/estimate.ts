@@ -2,7 +2,7 @@
 // sizes come from the schemas declared for the variables (maxLength, maxItems, maxProperties), and where a
 // schema sets no limit, from the largest request kube accepts, as kube's CRD validation estimates them.
 import type { ASTNode } from '@marcbachmann/cel-js';
-import { costFactors, maxRequestSizeBytes } from './cost.js';
+import { costFactors, maxRequestSizeBytes, nominal } from './cost.js';
 import { namespaces } from './runtime-cost.js';
 
 /** The part of an OpenAPI v3 schema that bounds sizes. */
@@ -91,36 +91,6 @@ function sizeOfInfo(info: Info, node: Node): CostEstimate {
 }
 
 type Scope = ReadonlyMap<string, Info>;
-
-const nominal = new Set([
-  'serviceAccount',
-  'path',
-  'group',
-  'resource',
-  'subresource',
-  'namespace',
-  'name',
-  'allowed',
-  'reason',
-  'error',
-  'errored',
-  'masked',
-  'prefixLength',
-  'family',
-  'isUnspecified',
-  'isLoopback',
-  'isLinkLocalMulticast',
-  'isLinkLocalUnicast',
-  'sign',
-  'asInteger',
-  'isInteger',
-  'asApproximateFloat',
-  'isGreaterThan',
-  'isLessThan',
-  'compareTo',
-  'add',
-  'sub',
-]);
 
 const elementType = (n: Node) => /^list<(.*)>$/.exec(n.checkedType?.name ?? '')?.[1] ?? '';
 
