@@ -352,6 +352,15 @@ async function credential(server: TestServer): Promise<{ token: string; tls: Cli
   return { token: server.token, tls: { ca: server.ca } };
 }
 
+/** The server's own GC time so far (all kinds), from its metrics: what allocation per request costs it. */
+async function gcSeconds(server: TestServer): Promise<number> {
+  const metrics = (await server.request('GET', '/metrics')).text;
+  return [...metrics.matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm)].reduce(
+    (sum, m) => sum + Number(m[1]),
+    0,
+  );
+}
+
 async function main() {
   const db = await benchDatabase('bench');
   const url = db.url;
@@ -365,7 +374,9 @@ async function main() {
     args: AUTH === 'all' ? await everyAuthenticationMethod(webhook!) : [],
   });
   const { token, tls } = await credential(server);
+  const gcBefore = await gcSeconds(server);
   const result = await loadFrom(server.url, token, tls, server.pid, postmaster);
+  const gc = (await gcSeconds(server)) - gcBefore;
   await webhook?.close();
   const pki = path.join(server.dataDir, 'pki');
   await server.stop();
@@ -384,6 +395,9 @@ async function main() {
   console.log(`ratio pgkube / raw PostgreSQL: ${(result.rate / raw.tps).toFixed(2)} (target >= 0.5)`);
   console.log(`ratio pgkube / bare Fastify: ${(result.rate / ceiling.rate).toFixed(2)}`);
   console.log(`pgkube: ${cpuLine(result.cpu)}`);
+  console.log(
+    `pgkube: GC per request ${((gc * 1e6) / Math.max(result.answered, 1)).toFixed(1)} µs (the server's nodejs_gc_duration_seconds)`,
+  );
   console.log(`bare Fastify (server = this process): ${cpuLine({ ...ceiling.cpu, postgres: undefined })}`);
 }
 
