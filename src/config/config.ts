@@ -17,6 +17,13 @@ import {
   resolveApiEnablement,
 } from '../../modules/versioning/index.js';
 
+import { authFlags } from './auth-flags.js';
+import { checkRequestHeaderFlags, checkServiceAccountFlags } from './flag-checks.js';
+import { ConfigError, count, durationOrZero, parseDuration, port, text } from './flag-values.js';
+
+export { ConfigError, parseDuration } from './flag-values.js';
+export { DEFAULT_SERVICE_ACCOUNT_ISSUER } from './flag-checks.js';
+
 export type Command = 'serve' | 'migrate' | 'help';
 
 export interface Config {
@@ -116,9 +123,7 @@ export interface Config {
   serviceAccountLookup: boolean;
 }
 
-export class ConfigError extends Error {}
-
-interface FlagSpec {
+export interface FlagSpec {
   key: keyof Config;
   parse: (value: string, flag: string) => unknown;
   help: string;
@@ -129,77 +134,6 @@ interface FlagSpec {
   /** kube's string slices: comma-separated, a repeated flag adds to the list, the first replaces the default */
   list?: true;
 }
-
-const text = (v: string) => v;
-const port = (v: string, flag: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535)
-    throw new ConfigError(`${flag}: "${v}" is not a valid port`);
-  return n;
-};
-
-const count = (v: string, flag: string) => {
-  const n = Number(v);
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n > 2 ** 31 - 1)
-    throw new ConfigError(`${flag}: "${v}" is not a non-negative integer`);
-  return n;
-};
-
-/** Go's strconv.ParseBool, which kube's bool flags use */
-const boolean = (v: string, flag: string) => {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
-  throw new ConfigError(`${flag}: "${v}" is not a boolean (true or false)`);
-};
-
-const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** kube's (Go's) duration format: `300ms`, `30s`, `5m`, `1h30m`. */
-export function parseDuration(v: string, flag: string): number {
-  const parts = [...v.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== v) {
-    throw new ConfigError(`${flag}: "${v}" is not a duration (e.g. 30s, 5m, 1h30m)`);
-  }
-  const ms = parts.reduce((sum, p) => sum + Number(p[1]) * durationUnits[p[2]], 0);
-  if (ms <= 0) throw new ConfigError(`${flag}: must be positive`);
-  return ms;
-}
-
-/** kube requires --service-account-issuer; without it pgkube issues as the in-cluster name of the API. */
-export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
-
-/** kube accepts `0` for durations that may be off */
-const durationOrZero = (v: string, flag: string) => (v === '0' || v === '0s' ? 0 : parseDuration(v, flag));
-
-/** the TokenReview versions kube's token webhook speaks */
-const webhookVersion = (v: string, flag: string) => {
-  if (v === 'v1' || v === 'v1beta1') return v;
-  throw new ConfigError(
-    `${flag}: unsupported authentication webhook version "${v}", supported versions are "v1", "v1beta1"`,
-  );
-};
-
-/** pgkube bounds a webhook review by kube's fixed 30s at most */
-const webhookTimeout = (v: string, flag: string) => {
-  const ms = parseDuration(v, flag);
-  if (ms > 30_000) throw new ConfigError(`${flag}: must be at most 30s`);
-  return ms;
-};
-
-/** a string-slice flag's value: comma-separated items, none of them blank (kube: `empty value in "<flag>"`) */
-const commaList = (v: string, flag: string) => {
-  const items = v.split(',').map((i) => i.trim());
-  if (items.some((i) => i === '')) throw new ConfigError(`${flag}: empty value in "${v}"`);
-  return items;
-};
-
-/** the SubjectAccessReview versions kube's authorization webhook speaks */
-const sarVersion = (v: string, flag: string) => {
-  if (v === 'v1' || v === 'v1beta1') return v;
-  throw new ConfigError(
-    `${flag}: unsupported authorization webhook version "${v}", supported versions are "v1", "v1beta1"`,
-  );
-};
 
 const flags: Record<string, FlagSpec> = {
   'data-dir': { key: 'dataDir', parse: (v) => path.resolve(v), help: 'state directory (default ./.pgkube)' },
@@ -269,194 +203,8 @@ const flags: Record<string, FlagSpec> = {
     parse: count,
     help: 'most mutating requests served at once, then 429 (default 200; 0: no limit)',
   },
-  'token-auth-file': {
-    key: 'tokenAuthFile',
-    parse: text,
-    help: 'static tokens CSV: token,user,uid,"group1,group2"',
-  },
-  'anonymous-auth': {
-    key: 'anonymousAuth',
-    parse: boolean,
-    bool: true,
-    help: 'requests without credentials are system:anonymous (default true); not with an anonymous section in --authentication-config',
-  },
-  'authentication-config': {
-    key: 'authenticationConfig',
-    parse: text,
-    help: 'AuthenticationConfiguration file (apiserver.config.k8s.io/v1beta1, v1alpha1): anonymous.enabled, anonymous.conditions[].path',
-  },
-  'authentication-token-webhook-config-file': {
-    key: 'authenticationTokenWebhookConfigFile',
-    parse: text,
-    help: 'kubeconfig of a webhook asked (TokenReview) about bearer tokens no other authenticator knows',
-  },
-  'authentication-token-webhook-version': {
-    key: 'authenticationTokenWebhookVersion',
-    parse: webhookVersion,
-    help: 'TokenReview version sent to and expected from the webhook: v1beta1 (default) or v1',
-  },
-  'authentication-token-webhook-cache-ttl': {
-    key: 'authenticationTokenWebhookCacheTtlMs',
-    parse: durationOrZero,
-    help: "how long the webhook's answers, yes and no, are cached (default 2m0s; 0: not at all)",
-  },
-  'authentication-token-webhook-timeout': {
-    key: 'authenticationTokenWebhookTimeoutMs',
-    parse: webhookTimeout,
-    help: 'most time one webhook review may take, retries included, before the token counts as refused (default 30s, at most 30s)',
-  },
-  'authorization-mode': {
-    key: 'authorizationModes',
-    parse: commaList,
-    list: true,
-    help: 'authorizers in order: AlwaysAllow, AlwaysDeny, ABAC, RBAC, Node, Webhook; system:masters is always allowed',
-  },
-  'authorization-policy-file': {
-    key: 'authorizationPolicyFile',
-    parse: text,
-    help: 'ABAC policy (--authorization-mode=ABAC): one abac.authorization.kubernetes.io/v1beta1 Policy per line',
-  },
-  'authorization-webhook-config-file': {
-    key: 'authorizationWebhookConfigFile',
-    parse: text,
-    help: 'kubeconfig of the webhook asked (SubjectAccessReview) in --authorization-mode=Webhook',
-  },
-  'authorization-webhook-version': {
-    key: 'authorizationWebhookVersion',
-    parse: sarVersion,
-    help: 'SubjectAccessReview version sent to and expected from the webhook: v1beta1 (default) or v1',
-  },
-  'authorization-webhook-cache-authorized-ttl': {
-    key: 'authorizationWebhookCacheAuthorizedTtlMs',
-    parse: durationOrZero,
-    help: "how long the webhook's allows are cached (default 5m0s)",
-  },
-  'authorization-webhook-cache-unauthorized-ttl': {
-    key: 'authorizationWebhookCacheUnauthorizedTtlMs',
-    parse: durationOrZero,
-    help: "how long the webhook's denials are cached (default 30s)",
-  },
-  'authorization-webhook-timeout': {
-    key: 'authorizationWebhookTimeoutMs',
-    parse: webhookTimeout,
-    help: 'most time one webhook review may take, retries included, before the webhook has no opinion (default 30s, at most 30s)',
-  },
-  'authorization-config': {
-    key: 'authorizationConfig',
-    parse: text,
-    help: 'AuthorizationConfiguration file (apiserver.config.k8s.io/v1, v1beta1); not with the other --authorization-* flags',
-  },
-  'enable-bootstrap-token-auth': {
-    key: 'enableBootstrapTokenAuth',
-    parse: boolean,
-    bool: true,
-    help: 'bootstrap tokens <id>.<secret> authenticate, from kube-system/bootstrap-token-<id> Secrets (default false)',
-  },
-  'service-account-key-file': {
-    key: 'serviceAccountKeyFiles',
-    parse: text,
-    repeated: true,
-    help: 'PEM RSA or ECDSA keys (private or public) that verify service-account tokens; repeatable (default: the serving key)',
-  },
-  'service-account-signing-key-file': {
-    key: 'serviceAccountSigningKeyFile',
-    parse: text,
-    help: 'PEM RSA or ECDSA private key that signs service-account tokens (default: the serving key)',
-  },
-  'service-account-issuer': {
-    key: 'serviceAccountIssuers',
-    parse: text,
-    repeated: true,
-    help: `"iss" of service-account tokens: the first issues, all are accepted; repeatable (default ${DEFAULT_SERVICE_ACCOUNT_ISSUER})`,
-  },
-  'api-audiences': {
-    key: 'apiAudiences',
-    parse: (v) => v.split(',').filter(Boolean),
-    repeated: true,
-    help: 'audiences a token must be for to authenticate here, comma-separated (default: the issuers)',
-  },
-  'service-account-jwks-uri': {
-    key: 'serviceAccountJwksUri',
-    parse: text,
-    help: 'jwks_uri of /.well-known/openid-configuration (default: https://<this server>/openid/v1/jwks)',
-  },
-  'service-account-max-token-expiration': {
-    key: 'serviceAccountMaxTokenExpirationS',
-    parse: (v, flag) => durationOrZero(v, flag) / 1000,
-    help: 'longest lifetime of a requested service-account token, between 1h and 2^32s (default 0: no cap)',
-  },
-  'service-account-lookup': {
-    key: 'serviceAccountLookup',
-    parse: boolean,
-    bool: true,
-    help: 'legacy service-account tokens authenticate only while their Secret and account exist (default true)',
-  },
-  'client-ca-file': {
-    key: 'clientCaFile',
-    parse: text,
-    help: 'CA bundle (PEM) of client certificates: CN is the user, each O a group (default: the data dir CA)',
-  },
-  'requestheader-client-ca-file': {
-    key: 'requestheaderClientCaFile',
-    parse: text,
-    help: 'CA bundle (PEM) of an authenticating proxy: requests on its connections name the user in headers',
-  },
-  'requestheader-allowed-names': {
-    key: 'requestheaderAllowedNames',
-    parse: commaList,
-    list: true,
-    help: 'common names the proxy certificate may have (default: any the proxy CA signed)',
-  },
-  'requestheader-username-headers': {
-    key: 'requestheaderUsernameHeaders',
-    parse: commaList,
-    list: true,
-    help: 'headers naming the user, the first with a value wins (default X-Remote-User)',
-  },
-  'requestheader-uid-headers': {
-    key: 'requestheaderUidHeaders',
-    parse: commaList,
-    list: true,
-    help: 'headers naming the user ID, must include X-Remote-Uid (feature gate RemoteRequestHeaderUID)',
-  },
-  'requestheader-group-headers': {
-    key: 'requestheaderGroupHeaders',
-    parse: commaList,
-    list: true,
-    help: 'headers naming groups, every value (default X-Remote-Group)',
-  },
-  'requestheader-extra-headers-prefix': {
-    key: 'requestheaderExtraHeadersPrefix',
-    parse: commaList,
-    list: true,
-    help: 'prefixes of headers carrying extra user fields, key percent-encoded (default X-Remote-Extra-)',
-  },
+  ...authFlags,
 };
-
-/** kube's checks of the service-account flags, each error naming its flag. */
-function checkServiceAccountFlags(config: Config): void {
-  const seen = new Set<string>();
-  for (const issuer of config.serviceAccountIssuers) {
-    if (!issuer) throw new ConfigError('--service-account-issuer should not be an empty string');
-    if (issuer.includes(':') && !URL.canParse(issuer))
-      throw new ConfigError(`--service-account-issuer "${issuer}" contained a ':' but was not a valid URL`);
-    if (seen.has(issuer)) throw new ConfigError(`--service-account-issuer "${issuer}" is already specified`);
-    seen.add(issuer);
-  }
-  const max = config.serviceAccountMaxTokenExpirationS;
-  if (max !== 0 && (max < 3600 || max > 2 ** 32))
-    throw new ConfigError('--service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
-  const jwks = config.serviceAccountJwksUri;
-  if (jwks !== undefined) {
-    if (!URL.canParse(jwks))
-      throw new ConfigError(`--service-account-jwks-uri must be a valid URL: "${jwks}"`);
-    if (new URL(jwks).protocol !== 'https:')
-      throw new ConfigError(`--service-account-jwks-uri requires https scheme, parsed as: ${jwks}`);
-  }
-  if (config.serviceAccountIssuers.length === 0)
-    config.serviceAccountIssuers = [DEFAULT_SERVICE_ACCOUNT_ISSUER];
-  if (config.apiAudiences.length === 0) config.apiAudiences = [...config.serviceAccountIssuers];
-}
 
 /** List flags (`k=v,k=v` or `a,b`): repeating one adds to it, as kube's do. */
 const mapFlags: Record<'feature-gates' | 'runtime-config' | 'controllers', string> = {
@@ -597,48 +345,6 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     throw new ConfigError('migrate needs --database-url (or DATABASE_URL)');
   }
   return config;
-}
-
-/**
- * The authenticating proxy's flags mean nothing without its CA: refused, naming them. The UID headers are
- * alpha in kube 1.32 and, as kube checks, must include the standard header; other lists without their
- * standard header only warn (API aggregation sends the standard ones).
- */
-function checkRequestHeaderFlags(config: Config, given: ReadonlySet<string>): string[] {
-  const flags = [...given].filter(
-    (f) => f.startsWith('requestheader-') && f !== 'requestheader-client-ca-file',
-  );
-  if (flags.length > 0 && !config.requestheaderClientCaFile) {
-    throw new ConfigError(
-      `${flags.map((f) => `--${f}`).join(', ')} need --requestheader-client-ca-file (no proxy is trusted without it)`,
-    );
-  }
-  const has = (list: string[], header: string) => list.some((h) => h.toLowerCase() === header.toLowerCase());
-  if (config.requestheaderUidHeaders.length > 0) {
-    if (!config.featureGates.enabled('RemoteRequestHeaderUID')) {
-      throw new ConfigError(
-        '--requestheader-uid-headers requires the "RemoteRequestHeaderUID" feature to be enabled (--feature-gates=RemoteRequestHeaderUID=true)',
-      );
-    }
-    if (!has(config.requestheaderUidHeaders, 'X-Remote-Uid')) {
-      throw new ConfigError(
-        '--requestheader-uid-headers is set without specifying the standard X-Remote-Uid header - API aggregation will not work',
-      );
-    }
-  }
-  const warnings: string[] = [];
-  for (const [flag, list, header] of [
-    ['--requestheader-username-headers', config.requestheaderUsernameHeaders, 'X-Remote-User'],
-    ['--requestheader-group-headers', config.requestheaderGroupHeaders, 'X-Remote-Group'],
-    ['--requestheader-extra-headers-prefix', config.requestheaderExtraHeadersPrefix, 'X-Remote-Extra-'],
-  ] as const) {
-    if (config.requestheaderClientCaFile && !has(list, header)) {
-      warnings.push(
-        `${flag} is set without specifying the standard ${header} header - API aggregation will not work`,
-      );
-    }
-  }
-  return warnings;
 }
 
 /** Nest injection token for the Config. */

@@ -1,0 +1,73 @@
+/** kube's checks across flags, run once every flag is read: each error names the flags at fault. */
+import type { Config } from './config.js';
+import { ConfigError } from './flag-values.js';
+
+/** kube requires --service-account-issuer; without it pgkube issues as the in-cluster name of the API. */
+export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
+
+/** kube's checks of the service-account flags, each error naming its flag. */
+export function checkServiceAccountFlags(config: Config): void {
+  const seen = new Set<string>();
+  for (const issuer of config.serviceAccountIssuers) {
+    if (!issuer) throw new ConfigError('--service-account-issuer should not be an empty string');
+    if (issuer.includes(':') && !URL.canParse(issuer))
+      throw new ConfigError(`--service-account-issuer "${issuer}" contained a ':' but was not a valid URL`);
+    if (seen.has(issuer)) throw new ConfigError(`--service-account-issuer "${issuer}" is already specified`);
+    seen.add(issuer);
+  }
+  const max = config.serviceAccountMaxTokenExpirationS;
+  if (max !== 0 && (max < 3600 || max > 2 ** 32))
+    throw new ConfigError('--service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
+  const jwks = config.serviceAccountJwksUri;
+  if (jwks !== undefined) {
+    if (!URL.canParse(jwks))
+      throw new ConfigError(`--service-account-jwks-uri must be a valid URL: "${jwks}"`);
+    if (new URL(jwks).protocol !== 'https:')
+      throw new ConfigError(`--service-account-jwks-uri requires https scheme, parsed as: ${jwks}`);
+  }
+  if (config.serviceAccountIssuers.length === 0)
+    config.serviceAccountIssuers = [DEFAULT_SERVICE_ACCOUNT_ISSUER];
+  if (config.apiAudiences.length === 0) config.apiAudiences = [...config.serviceAccountIssuers];
+}
+
+/**
+ * The authenticating proxy's flags mean nothing without its CA: refused, naming them. The UID headers are
+ * alpha in kube 1.32 and, as kube checks, must include the standard header; other lists without their
+ * standard header only warn (API aggregation sends the standard ones).
+ */
+export function checkRequestHeaderFlags(config: Config, given: ReadonlySet<string>): string[] {
+  const flags = [...given].filter(
+    (f) => f.startsWith('requestheader-') && f !== 'requestheader-client-ca-file',
+  );
+  if (flags.length > 0 && !config.requestheaderClientCaFile) {
+    throw new ConfigError(
+      `${flags.map((f) => `--${f}`).join(', ')} need --requestheader-client-ca-file (no proxy is trusted without it)`,
+    );
+  }
+  const has = (list: string[], header: string) => list.some((h) => h.toLowerCase() === header.toLowerCase());
+  if (config.requestheaderUidHeaders.length > 0) {
+    if (!config.featureGates.enabled('RemoteRequestHeaderUID')) {
+      throw new ConfigError(
+        '--requestheader-uid-headers requires the "RemoteRequestHeaderUID" feature to be enabled (--feature-gates=RemoteRequestHeaderUID=true)',
+      );
+    }
+    if (!has(config.requestheaderUidHeaders, 'X-Remote-Uid')) {
+      throw new ConfigError(
+        '--requestheader-uid-headers is set without specifying the standard X-Remote-Uid header - API aggregation will not work',
+      );
+    }
+  }
+  const warnings: string[] = [];
+  for (const [flag, list, header] of [
+    ['--requestheader-username-headers', config.requestheaderUsernameHeaders, 'X-Remote-User'],
+    ['--requestheader-group-headers', config.requestheaderGroupHeaders, 'X-Remote-Group'],
+    ['--requestheader-extra-headers-prefix', config.requestheaderExtraHeadersPrefix, 'X-Remote-Extra-'],
+  ] as const) {
+    if (config.requestheaderClientCaFile && !has(list, header)) {
+      warnings.push(
+        `${flag} is set without specifying the standard ${header} header - API aggregation will not work`,
+      );
+    }
+  }
+  return warnings;
+}
