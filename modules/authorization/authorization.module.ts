@@ -22,7 +22,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import { WatchCache } from '../watch/index.js';
 import { readWebhookKubeconfig, WebhookTransport } from '../webhook/index.js';
 import { AbacAuthorizer } from './abac.js';
-import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from './always.js';
 import type { AuthorizationConfiguration, AuthorizerConfig } from './authorization-config.js';
 import type { Authorizer } from './authorizer.js';
 import { AuthorizerChain } from './chain.js';
@@ -33,7 +32,13 @@ import { RbacAuthorizer } from './rbac/authorizer.js';
 import { RbacEscalationCheck } from './rbac/escalation.js';
 import { RbacInformers } from './rbac/informers.js';
 import type { LoadedAuthorization } from './flags.js';
-import { authorizerChain, type AuthorizationMode, type DecisionObserver, type ModeFactory } from './modes.js';
+import {
+  authorizerChain,
+  builtinFactories,
+  type AuthorizationMode,
+  type DecisionObserver,
+  type ModeFactory,
+} from './modes.js';
 import {
   localSubjectAccessReview,
   selfSubjectAccessReview,
@@ -129,7 +134,8 @@ async function configuredAuthorizer(
   }
   let authorizer = builtins.get(type);
   if (!authorizer) {
-    const factory = modeFactories(options, sinks)[type as AuthorizationMode] ?? builtinFactory(type);
+    const factory =
+      modeFactories(options, sinks)[type as AuthorizationMode] ?? builtinFactories[type as AuthorizationMode];
     if (!factory)
       throw new Error(
         `authorizer type ${type} cannot be used in --authorization-config (ABAC reads --authorization-policy-file, which cannot be combined with it)`,
@@ -138,12 +144,6 @@ async function configuredAuthorizer(
     builtins.set(type, authorizer);
   }
   return { type, name, authorizer };
-}
-
-function builtinFactory(type: string): ModeFactory | undefined {
-  if (type === 'AlwaysAllow') return () => new AlwaysAllowAuthorizer();
-  if (type === 'AlwaysDeny') return () => new AlwaysDenyAuthorizer();
-  return undefined;
 }
 
 /** kube labels its reload metrics with a hash of the server's identity */

@@ -38,8 +38,19 @@ export class AuthorizerChain implements Authorizer {
   }
 
   /** Every rule resolver's rules, in chain order (kube's union of RuleResolvers). */
-  rulesFor(user: UserInfo, namespace: string): Promise<RulesAnswer> {
-    return joinedRules(this.authorizers, user, namespace);
+  async rulesFor(user: UserInfo, namespace: string): Promise<RulesAnswer> {
+    const out: RulesAnswer = { resourceRules: [], nonResourceRules: [], incomplete: false };
+    const errors: string[] = [];
+    for (const authorizer of this.authorizers) {
+      if (!authorizer.rulesFor) continue;
+      const r = await authorizer.rulesFor(user, namespace);
+      out.resourceRules.push(...r.resourceRules);
+      out.nonResourceRules.push(...r.nonResourceRules);
+      out.incomplete ||= r.incomplete;
+      if (r.evaluationError) errors.push(r.evaluationError);
+    }
+    if (errors.length > 0) out.evaluationError = errors.join(', ');
+    return out;
   }
 
   /** Resolves when the request is allowed; a 403 Status otherwise (a 500 when an authorizer failed). */
@@ -72,24 +83,4 @@ export function forbidden(a: Attributes, reason?: string): ApiError {
     { group: a.apiGroup, resource: a.resource },
     a.name || undefined,
   );
-}
-
-/** The rules of every rule resolver among `authorizers`, in order; incomplete if any is; errors joined. */
-export async function joinedRules(
-  authorizers: readonly Authorizer[],
-  user: UserInfo,
-  namespace: string,
-): Promise<RulesAnswer> {
-  const out: RulesAnswer = { resourceRules: [], nonResourceRules: [], incomplete: false };
-  const errors: string[] = [];
-  for (const authorizer of authorizers) {
-    if (!authorizer.rulesFor) continue;
-    const r = await authorizer.rulesFor(user, namespace);
-    out.resourceRules.push(...r.resourceRules);
-    out.nonResourceRules.push(...r.nonResourceRules);
-    out.incomplete ||= r.incomplete;
-    if (r.evaluationError) errors.push(r.evaluationError);
-  }
-  if (errors.length > 0) out.evaluationError = errors.join(', ');
-  return out;
 }

@@ -32,6 +32,7 @@ const rbac = '\n- type: RBAC\n  name: rbac';
 function verdictOf(name: string): Verdict {
   if (name.startsWith('allow')) return { decision: 'allow' };
   if (name.startsWith('deny')) return { decision: 'deny', reason: `${name} says no` };
+  if (name.startsWith('broken')) return { decision: 'noOpinion', evaluationError: `${name} is down` };
   return { decision: 'noOpinion', reason: `${name} does not know` };
 }
 
@@ -67,6 +68,18 @@ describe('ConfiguredAuthorizers', () => {
       reason: 'deny-first says no',
     });
     assert.deepEqual(s.decisions, ['Webhook/deny-first=denied']);
+    s.configured.stop();
+  });
+
+  // kube: nobody allowing and an authorizer failing is the server's 500, so the failure must reach the chain
+  it("no opinion keeps every authorizer's reason and error", async () => {
+    const s = setup(file(webhook('broken-a'), webhook('quiet')));
+    await s.configured.start();
+    assert.deepEqual(await s.configured.authorize(request), {
+      decision: 'noOpinion',
+      reason: 'quiet does not know',
+      evaluationError: 'broken-a is down',
+    });
     s.configured.stop();
   });
 

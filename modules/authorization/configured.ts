@@ -16,8 +16,9 @@ import {
   type AuthorizationConfiguration,
   type MatchConditionCheck,
 } from './authorization-config.js';
-import { noOpinion, type Attributes, type Authorizer, type RulesAnswer, type Verdict } from './authorizer.js';
-import { joinedRules } from './chain.js';
+import type { Attributes, Authorizer, RulesAnswer, Verdict } from './authorizer.js';
+import { AuthorizerChain } from './chain.js';
+import { Instrumented, type DecisionObserver } from './modes.js';
 
 /** One configured authorizer, with what kube's decision metric labels it by. */
 export interface NamedAuthorizer {
@@ -43,7 +44,7 @@ export interface ConfiguredOptions {
   /** a reload happened (kube's apiserver_authorization_config_controller_automatic_reload* metrics) */
   onReload?: (status: ReloadStatus, hash: string) => void;
   /** a terminal decision (kube's apiserver_authorization_decisions_total) */
-  onDecision?: (type: string, name: string, decision: 'allowed' | 'denied') => void;
+  onDecision?: DecisionObserver;
   /** kube polls every minute besides watching the file */
   pollMs?: number;
 }
@@ -52,6 +53,7 @@ const sha256 = (bytes: string) => `sha256:${createHash('sha256').update(bytes).d
 
 export class ConfiguredAuthorizers implements Authorizer {
   private current: readonly NamedAuthorizer[] = [];
+  private chain = new AuthorizerChain([]);
   private config?: AuthorizationConfiguration;
   private hash = '';
   private timer?: NodeJS.Timeout;
@@ -96,25 +98,13 @@ export class ConfiguredAuthorizers implements Authorizer {
     return this.config;
   }
 
-  async authorize(attributes: Attributes): Promise<Verdict> {
-    const reasons: string[] = [];
-    for (const { type, name, authorizer } of this.current) {
-      const verdict = await authorizer.authorize(attributes);
-      if (verdict.decision !== 'noOpinion') {
-        this.options.onDecision?.(type, name, verdict.decision === 'allow' ? 'allowed' : 'denied');
-        return verdict;
-      }
-      if (verdict.reason) reasons.push(verdict.reason);
-    }
-    return reasons.length > 0 ? { decision: 'noOpinion', reason: reasons.join('; ') } : noOpinion;
+  /** as the chain judges: the first allow or deny, else no opinion with the reasons and errors (a 500 if any) */
+  authorize(attributes: Attributes): Promise<Verdict> {
+    return this.chain.decide(attributes);
   }
 
   rulesFor(user: UserInfo, namespace: string): Promise<RulesAnswer> {
-    return joinedRules(
-      this.current.map((a) => a.authorizer),
-      user,
-      namespace,
-    );
+    return this.chain.rulesFor(user, namespace);
   }
 
   private async reloadOnce(): Promise<void> {
@@ -158,6 +148,12 @@ export class ConfiguredAuthorizers implements Authorizer {
     const retired = this.current.filter((old) => !authorizers.some((a) => a.authorizer === old.authorizer));
     this.config = config;
     this.current = authorizers;
+    const observe = this.options.onDecision;
+    this.chain = new AuthorizerChain(
+      authorizers.map((a) =>
+        observe ? new Instrumented(a.authorizer, a.type, a.name, observe) : a.authorizer,
+      ),
+    );
     this.hash = hash;
     if (retired.some((a) => a.close))
       setTimeout(() => retired.forEach((a) => a.close?.()), RETIRE_MS).unref();

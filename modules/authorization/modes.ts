@@ -75,7 +75,8 @@ export function checkAuthorizationFlags(f: AuthorizationFlags, given: ReadonlySe
 /** Builds one mode's authorizer; a mode without a factory is refused at start. */
 export type ModeFactory = () => Authorizer | Promise<Authorizer>;
 
-const builtinFactories: Partial<Record<AuthorizationMode, ModeFactory>> = {
+/** the modes that need nothing from the server to be made */
+export const builtinFactories: Partial<Record<AuthorizationMode, ModeFactory>> = {
   AlwaysAllow: () => new AlwaysAllowAuthorizer(),
   AlwaysDeny: () => new AlwaysDenyAuthorizer(),
   Node: () => new NodeAuthorizer(),
@@ -85,7 +86,7 @@ const builtinFactories: Partial<Record<AuthorizationMode, ModeFactory>> = {
 export type DecisionObserver = (type: string, name: string, decision: 'allowed' | 'denied') => void;
 
 /** kube's InstrumentedAuthorizer: counts the allows and denies of one mode (named as kube names it) */
-class Instrumented implements Authorizer {
+export class Instrumented implements Authorizer {
   readonly rulesFor?: Authorizer['rulesFor'];
 
   constructor(
