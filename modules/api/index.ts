@@ -20,7 +20,7 @@ export {
 export { UserInfo, anonymousUser } from './user.js';
 export { RequestInfo, parseRequestInfo, queryFlag } from './request-info.js';
 export { servedRelease, servedMinorVersion } from './version.js';
-export { Schema } from './schema.js';
+export type { Schema, ValidationRule } from './schema.js';
 export { parseFieldSelector, validateFieldSelector, type FieldRequirement } from './selectors/fields.js';
 export {
   parseLabelSelector,
