@@ -6,6 +6,7 @@ import type {
   ServiceAccountKeys,
 } from '../modules/authentication/index.js';
 import { AdmissionModule } from '../modules/admission/index.js';
+import { ApiextensionsModule } from '../modules/apiextensions/index.js';
 import { AuthenticationModule, type LoadedAuthentication } from '../modules/authentication/index.js';
 import { AuthorizationModule, type LoadedAuthorization } from '../modules/authorization/index.js';
 import { ControllersModule, type ClusterEndpoint } from '../modules/controllers/index.js';
@@ -56,6 +57,7 @@ export class AppModule {
         RegistryModule.forRoot(config.apiEnablement),
         KindsModule,
         WatchModule.forRoot(config.historyRetentionMs),
+        ApiextensionsModule,
         AuthorizationModule.forRoot({
           ...server.authorization,
           modes: config.authorizationModes,

@@ -23,7 +23,7 @@ import {
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
 /** What decoding needs of a kind: a resource's, or a subresource's own body kind (TokenRequest). */
-export type BodyKind = Pick<ResourceDefinition, 'group' | 'kind' | 'schema'>;
+export type BodyKind = Pick<ResourceDefinition, 'group' | 'kind' | 'schema' | 'untyped'>;
 
 export interface Decoded {
   object: KubeObject;
@@ -119,7 +119,11 @@ export function decodeRequestObject(
       `the kind in the data (${String(raw.kind)}) does not match the expected kind (${def.kind})`,
     );
   }
-  const { object, unknownFields } = decodeObject(raw, def.schema, { kind: def.kind, version });
+  const { object, unknownFields } = decodeObject(raw, def.schema, {
+    kind: def.kind,
+    version,
+    typed: !def.untyped,
+  });
   const decoded = object as KubeObject;
   decoded.apiVersion = expectedVersion;
   decoded.kind = def.kind;

@@ -87,6 +87,7 @@ function patched(
     const { object, unknownFields } = decodeObject(result, def.schema, {
       kind: def.kind,
       version: info.version,
+      typed: !def.untyped,
     });
     const next = object as KubeObject;
     next.apiVersion = groupVersion(def.group, info.version);
@@ -138,7 +139,11 @@ function applied(
   if (!isPlainObject(body))
     throw ApiError.badRequest(`the applied configuration must be a ${def.kind} object`);
   // unknown fields are reported (Warn/Strict) and dropped before the merge, as for any other body
-  const decoded = decodeObject(body, def.schema, { kind: def.kind, version: info.version });
+  const decoded = decodeObject(body, def.schema, {
+    kind: def.kind,
+    version: info.version,
+    typed: !def.untyped,
+  });
   const configuration = decoded.object as Record<string, unknown>;
   const messages = validation === 'Ignore' ? [] : strictMessages(decoded.unknownFields);
   if (validation === 'Strict' && messages.length > 0) {
@@ -164,7 +169,11 @@ function applied(
       subresource: info.subresource || undefined,
       ignoredFields: ignoredFields(def, info.subresource || undefined),
     });
-    const { object } = decodeObject(result.object, def.schema, { kind: def.kind, version: info.version });
+    const { object } = decodeObject(result.object, def.schema, {
+      kind: def.kind,
+      version: info.version,
+      typed: !def.untyped,
+    });
     const next = object as KubeObject;
     next.apiVersion = apiVersion;
     next.kind = def.kind;

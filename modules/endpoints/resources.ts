@@ -6,6 +6,7 @@ import { patch } from './patch.js';
 import type { ReadHandlers } from './reads.js';
 import type { ResourceRequest } from './request.js';
 import { send } from './respond.js';
+import { getScale, patchScale, updateScale } from './scale.js';
 import { create, update } from './writes.js';
 
 const notAllowed = () =>
@@ -70,10 +71,18 @@ export class ResourceHandlers {
       if (info.verb !== 'create') throw notAllowed();
       return creates(r);
     }
+    if (info.subresource === 'scale') return this.scale(r);
     if (info.verb === 'get')
       return send(r.reply, 200, await this.generic.get(def, info.namespace, info.name), r.out);
     if (info.verb === 'patch' && info.subresource === 'status') return patch(this.generic, r);
     if (info.verb !== 'update') throw notAllowed();
     return update(this.generic, r);
+  }
+
+  private scale(r: ResourceRequest): Promise<unknown> {
+    if (r.info.verb === 'get') return getScale(this.generic, r);
+    if (r.info.verb === 'update') return updateScale(this.generic, r);
+    if (r.info.verb === 'patch') return patchScale(this.generic, r);
+    throw notAllowed();
   }
 }

@@ -52,8 +52,16 @@ export interface Strategy {
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): void;
   /** Kind-specific validation of a new object (object metadata is validated generically). */
   validate?(obj: KubeObject, ctx: RequestContext): FieldError[];
-  /** Kind-specific validation of an update (immutability rules), in addition to `validate`. */
+  /**
+   * Kind-specific validation of an update (immutability rules), in addition to `validate` unless
+   * `updateReplacesValidate` says it checks the whole object itself.
+   */
   validateUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): FieldError[];
+  /**
+   * true: on update only `validateUpdate` runs (kube's ValidateUpdate), for kinds whose update rules differ
+   * from their create rules beyond immutability (custom resources ratchet: unchanged invalid values pass).
+   */
+  updateReplacesValidate?: boolean;
   /**
    * Normalize the object after validation passed, just before it is stored (create and update), e.g. fields
    * derived from a name that generateName only produced after prepareForCreate ran.
@@ -87,6 +95,18 @@ export interface VersionLifecycle {
   removed?: string;
   /** what clients should use instead (named in the Warning) */
   replacement?: GroupVersionKindRef;
+  /** deprecated now whatever the release, with this Warning (a CRD version's `deprecated`) */
+  warning?: string;
+}
+
+/**
+ * Where the `scale` subresource (an autoscaling/v1 Scale) reads and writes its numbers in the object: simple
+ * `.a.b` paths, as a CRD's `subresources.scale` names them.
+ */
+export interface ScalePaths {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
 }
 
 /** What a version of a kind may declare for itself; absent fields fall back to the definition's own. */
@@ -94,6 +114,10 @@ export interface VersionData {
   schema?: Schema;
   printerColumns?: PrinterColumn[];
   subresources?: string[];
+  scale?: ScalePaths;
+  /** each version of a CRD validates with its own schema */
+  strategy?: Strategy;
+  subresourceStrategies?: Record<string, Strategy>;
 }
 
 export interface ResourceDefinition {
@@ -116,6 +140,8 @@ export interface ResourceDefinition {
   verbs: Verb[];
   /** subresources served beside the main resource, e.g. ['status'] */
   subresources?: string[];
+  /** the `scale` subresource's paths, when `subresources` has it */
+  scale?: ScalePaths;
   /**
    * The body of a subresource that is another kind than the resource (serviceaccounts/token: TokenRequest), by
    * subresource; its `x-pgkube-ref` is its OpenAPI component.
@@ -154,6 +180,11 @@ export interface ResourceDefinition {
    * as any kind; storage, watch and the namespace controller never see it. Absent: stored.
    */
   storage?: 'virtual';
+  /**
+   * Objects decode as kube's unstructured ones (custom resources): unknown fields are pruned, values of the
+   * wrong type are left to the schema's validation instead of failing the decode.
+   */
+  untyped?: boolean;
 }
 
 export { groupVersion };

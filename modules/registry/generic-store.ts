@@ -332,7 +332,7 @@ export class GenericStore {
       next,
       full ? validateObjectMeta(next.metadata, { namespaced, nameRule: def.nameRule }) : [],
       validateObjectMetaUpdate(next.metadata, old.metadata),
-      strategy.validate?.(next, ctx),
+      strategy.updateReplacesValidate ? [] : strategy.validate?.(next, ctx),
       strategy.validateUpdate?.(next, old, ctx),
     );
   }

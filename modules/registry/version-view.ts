@@ -18,6 +18,9 @@ export function versionView(def: ResourceDefinition, version: string): ResourceD
     if (own.schema) view.schema = own.schema;
     if (own.printerColumns) view.printerColumns = own.printerColumns;
     if (own.subresources) view.subresources = own.subresources;
+    if (own.scale) view.scale = own.scale;
+    if (own.strategy) view.strategy = own.strategy;
+    if (own.subresourceStrategies) view.subresourceStrategies = own.subresourceStrategies;
     byVersion.set(version, view);
   }
   return view;

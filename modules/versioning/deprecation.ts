@@ -24,6 +24,7 @@ export function deprecationOf(
   release: Release = servedRelease,
 ): Deprecation | undefined {
   const lifecycle = def.lifecycle?.[version];
+  if (lifecycle?.warning !== undefined) return { warning: lifecycle.warning, removedRelease: '' };
   if (!lifecycle?.deprecated || !reached(lifecycle.deprecated, release)) return undefined;
   if (subresource) {
     const gvk = subresourceKind(def, version, subresource);

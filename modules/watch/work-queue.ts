@@ -20,6 +20,17 @@ export class WorkQueue {
     this.running ??= this.drain().finally(() => (this.running = undefined));
   }
 
+  /** Adds `key` once `ms` have passed (work that waits on something no event announces). */
+  addAfter(key: string, ms: number): void {
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.add(key);
+    }, ms);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
   /** Resolves once no key is waiting or being handled (tests, and a controller's own stop). */
   async idle(): Promise<void> {
     while (this.running) await this.running;
@@ -44,15 +55,7 @@ export class WorkQueue {
         const n = (this.failures.get(key) ?? 0) + 1;
         this.failures.set(key, n);
         this.log(`${key}: ${(e as Error).message}; retrying`);
-        const timer = setTimeout(
-          () => {
-            this.timers.delete(timer);
-            this.add(key);
-          },
-          Math.min(5 * 2 ** (n - 1), 30_000),
-        );
-        timer.unref();
-        this.timers.add(timer);
+        this.addAfter(key, Math.min(5 * 2 ** (n - 1), 30_000));
       }
     }
   }

@@ -1,0 +1,59 @@
+import {
+  Inject,
+  Logger,
+  Module,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { GenericStore, Registry } from '../registry/index.js';
+import { WatchCache } from '../watch/index.js';
+import { crdDefinition } from './crd-definition.js';
+import { CrdController } from './crd-controller.js';
+import { CrdServing } from './crd-serving.js';
+
+const logTo = (name: string) => (message: string) => new Logger(name).warn(message);
+
+/**
+ * CRDs: the kind itself, its status controller, and the serving of the kinds CRDs define. kube-apiserver runs
+ * these itself (not kube-controller-manager), so `--controllers` does not turn them off. The CRDs stored when
+ * the server starts are served before it listens.
+ */
+class ApiextensionsLifecycle implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(Registry) private readonly registry: Registry,
+    @Inject(CrdServing) private readonly serving: CrdServing,
+    @Inject(CrdController) private readonly controller: CrdController,
+  ) {}
+  onModuleInit(): void {
+    this.registry.register(crdDefinition);
+  }
+  async onApplicationBootstrap(): Promise<void> {
+    await this.serving.start();
+    this.controller.start();
+  }
+  async onApplicationShutdown(): Promise<void> {
+    this.serving.stop();
+    await this.controller.stop();
+  }
+}
+
+@Module({
+  providers: [
+    {
+      provide: CrdServing,
+      useFactory: (cache: WatchCache, registry: Registry) =>
+        new CrdServing(cache, registry, logTo('apiextensions')),
+      inject: [WatchCache, Registry],
+    },
+    {
+      provide: CrdController,
+      useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore) =>
+        new CrdController(cache, registry, generic, logTo('apiextensions-controller')),
+      inject: [WatchCache, Registry, GenericStore],
+    },
+    ApiextensionsLifecycle,
+  ],
+  exports: [CrdServing, CrdController],
+})
+export class ApiextensionsModule {}

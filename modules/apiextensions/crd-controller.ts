@@ -1,0 +1,153 @@
+/**
+ * The status of CRDs, as kube-apiserver's apiextensions controllers keep it: names accepted when free
+ * (NamesAccepted), then Established; and a deleted CRD's cleanup (every custom resource deleted, then the
+ * finalizer dropped so the CRD goes). Every replica runs it: the writes are idempotent, and a condition's
+ * transition time moves only when its status does, so replicas agree instead of taking turns.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { systemContext, type KubeObject } from '../api/index.js';
+import { everything, type GenericStore, type Registry } from '../registry/index.js';
+import { Informer, WorkQueue, type WatchCache } from '../watch/index.js';
+import { conditionOf, isTrue, setCondition } from './conditions.js';
+import { APIEXTENSIONS, CLEANUP_FINALIZER, crdDefinition } from './crd-definition.js';
+import type { CrdCondition, CustomResourceDefinition } from './crd-shape.js';
+import { acceptedNamesOf } from './names.js';
+
+/** how often a cleanup waiting on custom resources' own finalizers looks again */
+const CLEANUP_RECHECK_MS = 1000;
+
+const isNotFound = (e: unknown) => (e as { code?: number })?.code === 404;
+const isConflict = (e: unknown) => (e as { code?: number })?.code === 409;
+
+export class CrdController {
+  private readonly informer: Informer;
+  private readonly queue: WorkQueue;
+
+  constructor(
+    cache: WatchCache,
+    private readonly registry: Registry,
+    private readonly generic: GenericStore,
+    log: (message: string) => void,
+  ) {
+    this.queue = new WorkQueue((name) => this.sync(name), log);
+    this.informer = new Informer(cache, `${APIEXTENSIONS}/customresourcedefinitions`, (e) => {
+      // another CRD's names may have been waiting for these to be freed or taken
+      if (e.type === 'DELETED' || !isDeepStrictEqual(e.object.spec, e.prev?.spec)) {
+        for (const crd of this.informer.list()) this.queue.add(crd.metadata.name!);
+      }
+      if (e.type !== 'DELETED') this.queue.add(e.object.metadata.name!);
+    });
+  }
+
+  start(): void {
+    void this.informer.start();
+  }
+
+  async stop(): Promise<void> {
+    this.informer.stop();
+    await this.queue.stop();
+  }
+
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  private async sync(name: string): Promise<void> {
+    const crd = this.informer.get('', name) as CustomResourceDefinition | undefined;
+    if (!crd) return;
+    if (crd.metadata.deletionTimestamp) return this.cleanUp(crd);
+    const others = this.informer.list().filter((o) => o.metadata.name !== name) as CustomResourceDefinition[];
+    const { acceptedNames, namesAccepted } = acceptedNamesOf(crd, others, this.registry);
+    let conditions = setCondition(crd.status?.conditions, namesAccepted);
+    if (namesAccepted.status === 'True' && !isTrue(conditions, 'Established')) {
+      conditions = setCondition(conditions, {
+        type: 'Established',
+        status: 'True',
+        reason: 'InitialNamesAccepted',
+        message: 'the initial names have been accepted',
+      });
+    }
+    await this.writeStatus(crd, { ...crd.status, acceptedNames, conditions });
+  }
+
+  /** Every custom resource of a Terminating CRD is deleted; once none is left, its finalizer goes. */
+  private async cleanUp(crd: CustomResourceDefinition): Promise<void> {
+    if (!crd.metadata.finalizers?.includes(CLEANUP_FINALIZER)) return;
+    const plural = crd.status?.acceptedNames?.plural;
+    const def = plural ? this.registry.storedKind(crd.spec.group, plural) : undefined;
+    let remaining = 0;
+    if (def) {
+      const list = await this.generic.list(def, '', everything, def.storageVersion);
+      remaining = list.items.length;
+      if (remaining > 0) {
+        await this.setTerminating(
+          crd,
+          'InstanceDeletionInProgress',
+          'CustomResource deletion is in progress',
+        );
+      }
+      for (const item of list.items) {
+        if (item.metadata.deletionTimestamp) continue;
+        await this.generic
+          .delete(systemContext(), def, item.metadata.namespace ?? '', item.metadata.name!, {})
+          .catch((e) => {
+            if (!isNotFound(e)) throw e;
+          });
+      }
+    }
+    if (remaining > 0) {
+      this.queue.addAfter(crd.metadata.name!, CLEANUP_RECHECK_MS);
+      return;
+    }
+    await this.generic
+      .update(
+        systemContext(),
+        crdDefinition,
+        '',
+        crd.metadata.name!,
+        (current) => {
+          const next = structuredClone(current!);
+          next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f) => f !== CLEANUP_FINALIZER);
+          return next;
+        },
+        {},
+      )
+      .catch((e) => {
+        if (!isNotFound(e)) throw e;
+      });
+  }
+
+  private async setTerminating(
+    crd: CustomResourceDefinition,
+    reason: string,
+    message: string,
+  ): Promise<void> {
+    const current = conditionOf(crd.status?.conditions, 'Terminating');
+    if (current?.reason === reason) return;
+    const terminating: CrdCondition = { type: 'Terminating', status: 'True', reason, message };
+    await this.writeStatus(crd, {
+      ...crd.status,
+      conditions: setCondition(crd.status?.conditions, terminating),
+    });
+  }
+
+  private async writeStatus(crd: CustomResourceDefinition, status: CustomResourceDefinition['status']) {
+    if (isDeepStrictEqual(status, crd.status)) return;
+    await this.generic
+      .update(
+        systemContext(),
+        crdDefinition,
+        '',
+        crd.metadata.name!,
+        (current) => {
+          // computed from what the cache held: a newer object is looked at again when its event arrives
+          if (current?.metadata.resourceVersion !== crd.metadata.resourceVersion) return current!;
+          return { ...(current as KubeObject), status } as KubeObject;
+        },
+        { subresource: 'status' },
+      )
+      .catch((e) => {
+        if (!isNotFound(e) && !isConflict(e)) throw e;
+      });
+  }
+}
