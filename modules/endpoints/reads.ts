@@ -7,7 +7,7 @@ import {
   partialObjectMetadataList,
   toTable,
 } from '../codec/index.js';
-import { groupVersion } from '../registry/index.js';
+import { groupVersion, servedAs } from '../registry/index.js';
 import type { GenericStore } from '../registry/index.js';
 import { storageKey } from '../registry/index.js';
 import { parseSelection, type Selection } from '../registry/index.js';
@@ -54,7 +54,7 @@ export class ReadHandlers {
     const namespace = def.scope === 'Namespaced' ? info.namespace : '';
     const found = this.cache.get(storageKey(def), namespace, info.name);
     if (!found) throw ApiError.notFound(this.generic.gr(def), info.name);
-    return this.sendObject(r, found);
+    return this.sendObject(r, servedAs(def, found));
   }
 
   async list(r: ResourceRequest): Promise<unknown> {
@@ -97,7 +97,7 @@ export class ReadHandlers {
       apiVersion: groupVersion(def.group, info.version),
       kind: def.listKind,
       metadata: { resourceVersion: String(rv) },
-      items: page.items,
+      items: def.convert ? page.items.map((o) => servedAs(def, o)) : page.items,
     };
     if (paged && page.more) {
       list.metadata.continue = encodeContinue({ rv, start: page.last });
@@ -156,8 +156,24 @@ export class ReadHandlers {
     return this.presentation(r)?.present ?? ((obj) => obj);
   }
 
-  /** The conversion asked for, if any; a Table's cells depend on the time, so its events are not shared. */
+  /**
+   * Watch events as the requested version has them (stored objects are in the storage version), in the form
+   * asked for.
+   */
   private presentation(r: ResourceRequest): Presentation | undefined {
+    const asked = this.askedForm(r);
+    const def = r.def;
+    if (!def.convert) return asked;
+    const version = `v=${r.info.version}`;
+    if (!asked) return { present: (obj) => servedAs(def, obj), shared: version };
+    return {
+      present: (obj) => asked.present(servedAs(def, obj)),
+      shared: asked.shared && `${asked.shared};${version}`,
+    };
+  }
+
+  /** The conversion asked for, if any; a Table's cells depend on the time, so its events are not shared. */
+  private askedForm(r: ResourceRequest): Presentation | undefined {
     const c = r.out.conversion;
     if (c?.as === 'Table') {
       const includeObject = parseIncludeObject(r.query.includeObject);

@@ -185,6 +185,16 @@ export interface ResourceDefinition {
    * wrong type are left to the schema's validation instead of failing the decode.
    */
   untyped?: boolean;
+  /**
+   * The object as `version` of the kind has it, for kinds whose versions differ in what they store (a CRD's
+   * versions: conversion None rewrites apiVersion). Objects are stored in `storageVersion` and converted on the
+   * way in and out (`storedAs`, `servedAs`). Absent: every version reads the stored object as it is.
+   */
+  convert?(obj: KubeObject, version: string): KubeObject;
+  /** set on a version's view (`versionView`): the version it serves */
+  servedVersion?: string;
+  /** its versions are served as it declares them (a CRD's `served`): --runtime-config does not apply */
+  declaredServing?: boolean;
 }
 
 export { groupVersion };

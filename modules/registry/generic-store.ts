@@ -22,6 +22,7 @@ import { groupVersion, type ResourceDefinition, type Strategy } from './definiti
 import { deepEqual, fillForCreate, fillForUpdate, pendingFinalizers } from './object-meta.js';
 import { recordManagedFields } from './managed-fields.js';
 import { storageKey } from './registry.js';
+import { servedAs, storedAs } from './version-view.js';
 import { MODIFIED_MESSAGE, toApiError } from './store-errors.js';
 import type { Selection } from './selection.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/index.js';
@@ -96,7 +97,7 @@ export class GenericStore {
         throw toApiError(e, this.gr(def), '');
       });
     const items: KubeObject[] = [];
-    for (const { object } of result.items) if (selection.matches(object)) items.push(object);
+    for (const { object } of result.items) if (selection.matches(object)) items.push(servedAs(def, object));
     return {
       apiVersion: groupVersion(def.group, version),
       kind: def.listKind,
@@ -292,7 +293,10 @@ export class GenericStore {
     }
     const requires = attributes.requires;
     try {
-      return (await this.store.create(key, obj, { requires: requires?.key })).object;
+      return servedAs(
+        def,
+        (await this.store.create(key, storedAs(def, obj), { requires: requires?.key })).object,
+      );
     } catch (e) {
       if (e instanceof RequiredObjectMissingError && requires) throw requires.missing();
       if (e instanceof RequiredObjectDeletingError && requires) throw requires.deleting();
@@ -312,9 +316,9 @@ export class GenericStore {
     const key = this.key(def, next.metadata.namespace ?? '', next.metadata.name!);
     const finished = next.metadata.deletionTimestamp && pendingFinalizers(def, next).length === 0;
     if (ctx.dryRun) return next;
-    const updated = await this.store.update(key, next, current.rv);
+    const updated = await this.store.update(key, storedAs(def, next), current.rv);
     if (finished) await this.store.delete(key, updated.rv);
-    return updated.object;
+    return servedAs(def, updated.object);
   }
 
   /** A subresource write is checked by its own strategy only (kube's status strategies), plus metadata rules. */
@@ -362,7 +366,7 @@ export class GenericStore {
       return { object: await this.commitUpdate(ctx, def, next, current), removed: false };
     }
     if (ctx.dryRun) return { object: obj, removed: true };
-    return { object: (await this.store.delete(key, current.rv)).object, removed: true };
+    return { object: servedAs(def, (await this.store.delete(key, current.rv)).object), removed: true };
   }
 
   private terminatesFirst(def: ResourceDefinition, obj: KubeObject): boolean {
@@ -411,7 +415,8 @@ export class GenericStore {
 
   private async read(def: ResourceDefinition, namespace: string, name: string): Promise<Stored | undefined> {
     try {
-      return await this.store.get(this.key(def, namespace, name));
+      const found = await this.store.get(this.key(def, namespace, name));
+      return found && def.convert ? { ...found, object: servedAs(def, found.object) } : found;
     } catch (e) {
       throw toApiError(e, this.gr(def), name);
     }

@@ -49,7 +49,7 @@ export class Registry {
     const key = storageKey(def);
     const type = this.all.has(key) ? 'modified' : 'added';
     this.all.set(key, def);
-    const served = this.enablement ? this.enablement.served([def])[0] : def;
+    const served = this.enablement && !def.declaredServing ? this.enablement.served([def])[0] : def;
     if (served) this.served.set(key, served);
     else this.served.delete(key);
     this.rebuild();

@@ -3,6 +3,7 @@
  * version declares in `perVersion`. Views are made once per definition object and version (readers on the hot
  * path get the same object every time); a definition that is replaced brings new views with it.
  */
+import type { KubeObject } from '../api/index.js';
 import type { ResourceDefinition } from './definition.js';
 
 const views = new WeakMap<ResourceDefinition, Map<string, ResourceDefinition>>();
@@ -14,7 +15,7 @@ export function versionView(def: ResourceDefinition, version: string): ResourceD
   if (!byVersion) views.set(def, (byVersion = new Map()));
   let view = byVersion.get(version);
   if (!view) {
-    view = { ...def };
+    view = { ...def, servedVersion: version };
     if (own.schema) view.schema = own.schema;
     if (own.printerColumns) view.printerColumns = own.printerColumns;
     if (own.subresources) view.subresources = own.subresources;
@@ -24,4 +25,14 @@ export function versionView(def: ResourceDefinition, version: string): ResourceD
     byVersion.set(version, view);
   }
   return view;
+}
+
+/** A stored object as the view's version has it. */
+export function servedAs(def: ResourceDefinition, obj: KubeObject): KubeObject {
+  return def.convert && def.servedVersion ? def.convert(obj, def.servedVersion) : obj;
+}
+
+/** An object of the view's version as it is stored. */
+export function storedAs(def: ResourceDefinition, obj: KubeObject): KubeObject {
+  return def.convert ? def.convert(obj, def.storageVersion) : obj;
 }
