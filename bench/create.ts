@@ -152,13 +152,28 @@ export interface LoadResult {
   answered: number;
 }
 
-/** The load: CLIENTS closed-loop keep-alive connections POSTing 1 KB ConfigMaps for SECONDS. */
-async function load(baseUrl: string, token: string, tls: ClientTls): Promise<LoadResult> {
+/** What the load creates: objects like `object`, each named `<its name>-<i>`, POSTed to `path`. */
+export interface LoadTarget {
+  path: string;
+  object: { metadata: { name: string } } & Record<string, unknown>;
+}
+
+export const configMapTarget: LoadTarget = {
+  path: '/api/v1/namespaces/default/configmaps',
+  object: { ...payload(0), metadata: { name: 'cm' } },
+};
+
+/** The load: CLIENTS closed-loop keep-alive connections POSTing 1 KB objects (ConfigMaps) for SECONDS. */
+async function load(baseUrl: string, token: string, tls: ClientTls, target: LoadTarget): Promise<LoadResult> {
   const url = new URL(baseUrl);
-  const path = '/api/v1/namespaces/default/configmaps';
+  const path = target.path;
   const authorization = token ? `Authorization: Bearer ${token}\r\n` : '';
+  const prefix = target.object.metadata.name;
   const request = (i: number) => {
-    const body = JSON.stringify(payload(i));
+    const body = JSON.stringify({
+      ...target.object,
+      metadata: { ...target.object.metadata, name: `${prefix}-${i}` },
+    });
     return Buffer.from(
       `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\n${authorization}` +
         `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
@@ -214,6 +229,7 @@ export async function loadFrom(
   tls: ClientTls,
   serverPid: number,
   postmaster?: number,
+  target: LoadTarget = configMapTarget,
 ): Promise<LoadResult & { cpu: CpuShares }> {
   const started = Date.now();
   const machineBefore = machineCpuMs();
@@ -226,7 +242,7 @@ export async function loadFrom(
       stdio: ['pipe', 'pipe', 'inherit'],
     },
   );
-  child.stdin.end(JSON.stringify(tls));
+  child.stdin.end(JSON.stringify({ tls, target }));
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   let clientMs = 0;
@@ -406,8 +422,11 @@ if (process.argv[2] === '--client') {
   const chunks: Buffer[] = [];
   process.stdin.on('data', (c) => chunks.push(c));
   process.stdin.on('end', async () => {
-    const tls = JSON.parse(Buffer.concat(chunks).toString()) as ClientTls;
-    const r = await load(process.argv[3], process.argv[4], tls);
+    const { tls, target } = JSON.parse(Buffer.concat(chunks).toString()) as {
+      tls: ClientTls;
+      target: LoadTarget;
+    };
+    const r = await load(process.argv[3], process.argv[4], tls, target);
     process.stdout.write(JSON.stringify(r));
   });
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {
