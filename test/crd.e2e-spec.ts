@@ -121,6 +121,29 @@ describe('CustomResourceDefinitions with kubectl', () => {
     const explained = await k(['explain', 'gizmos.spec']);
     assert.match(explained, /What the gizmo should be\./);
     assert.match(explained, /color\s+<string>/);
+    // the v2 form kubectl reads as gnostic Protobuf
+    const v2 = await k(['explain', 'gizmos.spec', '--output=plaintext-openapiv2']);
+    assert.match(v2, /What the gizmo should be\./);
+    assert.match(v2, /color\s+<string>/);
+    assert.match(await k(['explain', 'configmaps', '--output=plaintext-openapiv2']), /KIND:\s+ConfigMap/);
+  });
+
+  it('kubectl edit of a custom resource and of a built-in object', async () => {
+    const edit = async (args: string[]) => {
+      const r = await runKubectl(['edit', ...args], {
+        kubeconfig: s.kubeconfig,
+        env: { KUBE_EDITOR: 'sed -i -e s/blue/purple/ -e s/edited-from/edited-to/' },
+        timeoutMs: 60_000,
+      });
+      assert.equal(r.code, 0, `kubectl edit ${args.join(' ')}:\n${r.stderr}`);
+      return r.stdout;
+    };
+    await k(['apply', '-f', await file('ge.yaml', gizmo('ge', 'blue'))]);
+    assert.match(await edit(['gizmo', 'ge', '-n', 'default']), /gizmo.tools.pgkube.io\/ge edited/);
+    assert.equal(await k(['get', 'gizmo', 'ge', '-n', 'default', '-o', 'jsonpath={.spec.color}']), 'purple');
+    await k(['create', 'configmap', 'editme', '-n', 'default', '--from-literal=k=edited-from']);
+    assert.match(await edit(['configmap', 'editme', '-n', 'default']), /configmap\/editme edited/);
+    assert.equal(await k(['get', 'cm', 'editme', '-n', 'default', '-o', 'jsonpath={.data.k}']), 'edited-to');
   });
 
   it('unknown fields are pruned and reported, Strict refuses them', async () => {

@@ -28,6 +28,8 @@ export {
   listSchema,
   statusSchema,
   WireReader,
+  WireType,
+  WireWriter,
   wrap,
   decodeWatchEvent,
   FrameReader,

@@ -19,7 +19,9 @@ export function memo<T>(defs: readonly ResourceDefinition[], key: string, build:
   return value;
 }
 
+/** Bytes (a Protobuf document) cannot be frozen: they are shared as they are. */
 function deepFreeze<T>(value: T): T {
+  if (ArrayBuffer.isView(value)) return value;
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const child of Object.values(value)) deepFreeze(child);

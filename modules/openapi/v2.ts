@@ -1,6 +1,6 @@
 /**
  * The Swagger 2.0 document at /openapi/v2: every group-version in one document, definitions named as in v3.
- * Note: client-go asks for it only as gnostic Protobuf; this is the JSON form (kubectl uses v3 first).
+ * Served as JSON and as gnostic Protobuf (v2-protobuf.ts), the form client-go asks for.
  */
 import { createHash } from 'node:crypto';
 import type { ResourceDefinition } from '../registry/index.js';
@@ -12,6 +12,7 @@ import type { OperationSpec, PathSpec, Payload } from './operations.js';
 import { discoveryRoot, groupVersionRoot } from './root-routes.js';
 import { resourcePaths } from './routes.js';
 import { SchemaBuilder, type Json } from './schema.js';
+import { openApiV2Protobuf } from './v2-protobuf.js';
 import { allGroupVersions, componentSources } from './sources.js';
 import {
   acceptsJson,
@@ -113,21 +114,48 @@ export function openApiV2(defs: readonly ResourceDefinition[]): string {
   return openApiV2Document(defs).json;
 }
 
+/** what client-go asks for, and the older spelling; answers carry the second (Go's mime parser refuses '@') */
+const protobufTypes = [
+  'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+  'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+];
+
+/** The form an Accept header picks, in its order: JSON (also for wildcards), gnostic Protobuf, or none. */
+function acceptedForm(accept: string | undefined): 'json' | 'protobuf' | undefined {
+  if (!accept || accept.trim() === '') return 'json';
+  for (const clause of accept.split(',')) {
+    const range = clause.split(';')[0].trim().toLowerCase();
+    if (protobufTypes.includes(range)) return 'protobuf';
+    if (acceptsJson(range)) return 'json';
+  }
+  return undefined;
+}
+
+/** The Protobuf body of /openapi/v2 and its ETag, made once per set of definitions. */
+function openApiV2ProtobufDocument(defs: readonly ResourceDefinition[]): { body: Buffer; hash: string } {
+  return memo(defs, 'openapi2:protobuf', () => {
+    const body = Buffer.from(openApiV2Protobuf(openApiV2Document(defs).doc));
+    return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
+  });
+}
+
 /**
- * GET /openapi/v2: JSON only. client-go's OpenAPISchema() accepts only the gnostic Protobuf form, so it gets 406
- * here, which kubectl treats as "no v2" and falls back (to v3 or built-in knowledge).
+ * GET /openapi/v2 as kube answers it: JSON, or gnostic Protobuf (what client-go's OpenAPISchema() asks for),
+ * each with an ETag of its own bytes; 406 for anything else.
  */
 export function openApiV2Response(
   defs: readonly ResourceDefinition[],
   options: { accept?: string; ifNoneMatch?: string } = {},
 ): OpenApiResponse {
-  if (!acceptsJson(options.accept)) return { status: 406, headers: { Vary: 'Accept' }, body: '' };
-  const rendered = openApiV2Document(defs);
+  const form = acceptedForm(options.accept);
+  if (!form) return { status: 406, headers: { Vary: 'Accept' }, body: '' };
+  const rendered = form === 'json' ? openApiV2Document(defs) : undefined;
+  const pb = form === 'protobuf' ? openApiV2ProtobufDocument(defs) : undefined;
   const headers: Record<string, string> = {
     Vary: 'Accept',
-    'Content-Type': 'application/json',
-    ETag: `"${rendered.hash}"`,
+    'Content-Type': form === 'json' ? 'application/json' : protobufTypes[1],
+    ETag: `"${rendered?.hash ?? pb!.hash}"`,
   };
   if (options.ifNoneMatch === headers.ETag) return { status: 304, headers, body: '' };
-  return { status: 200, headers, body: rendered.json };
+  return { status: 200, headers, body: rendered?.json ?? pb!.body };
 }

@@ -157,7 +157,7 @@ export function openApiV3Index(defs: readonly ResourceDefinition[]): OpenApiV3In
 export interface OpenApiResponse {
   status: 200 | 301 | 304 | 404 | 406;
   headers: Record<string, string>;
-  body: string;
+  body: string | Buffer;
 }
 
 /** True when an Accept header admits application/json (kube serves v3 as JSON or its own protobuf form). */
