@@ -3,7 +3,7 @@
  * own schema, printer columns, subresources and strategy. Built-in and custom kinds are the same thing from
  * here on; nothing generic learns about CRDs.
  */
-import { ApiError, isPlainObject, objectMetaSchema, type KubeObject, type Schema } from '../api/index.js';
+import { isPlainObject, objectMetaSchema, type KubeObject, type Schema } from '../api/index.js';
 import { compareKubeAwareVersions } from '../discovery/index.js';
 import {
   allVerbs,
@@ -11,6 +11,7 @@ import {
   type VersionData,
   type VersionLifecycle,
 } from '../registry/index.js';
+import { converterOf } from './conversion.js';
 import { crdColumns } from './printer-columns.js';
 import { customResourceStrategies } from './custom-resource-strategy.js';
 import type { CustomResourceDefinition, CrdVersion } from './crd-shape.js';
@@ -103,26 +104,7 @@ export function servedKindOf(crd: CustomResourceDefinition): ResourceDefinition 
     perVersion,
     untyped: true,
     declaredServing: true,
-    convert: crd.spec.versions.length > 1 ? converter(crd, names.kind) : undefined,
-  };
-}
-
-/**
- * Conversion None: the versions share one shape, only apiVersion changes (kube's nopConverter). Webhook
- * conversion is not served yet: such a CRD's objects cannot be read in another version than stored.
- */
-function converter(crd: CustomResourceDefinition, kind: string): ResourceDefinition['convert'] {
-  const group = crd.spec.group;
-  const webhook = crd.spec.conversion?.strategy === 'Webhook';
-  return (obj, version) => {
-    const apiVersion = `${group}/${version}`;
-    if (obj.apiVersion === apiVersion) return obj;
-    if (webhook) {
-      throw ApiError.internal(
-        `conversion webhook for ${apiVersion}, Kind=${kind} failed: webhook conversion is not supported by this server yet`,
-      );
-    }
-    return { ...obj, apiVersion };
+    convert: crd.spec.versions.length > 1 ? converterOf(crd, names.kind) : undefined,
   };
 }
 

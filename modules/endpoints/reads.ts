@@ -7,7 +7,7 @@ import {
   partialObjectMetadataList,
   toTable,
 } from '../codec/index.js';
-import { groupVersion, servedAs } from '../registry/index.js';
+import { groupVersion, servedAs, servedOne } from '../registry/index.js';
 import type { GenericStore } from '../registry/index.js';
 import { storageKey } from '../registry/index.js';
 import { parseSelection, type Selection } from '../registry/index.js';
@@ -54,7 +54,7 @@ export class ReadHandlers {
     const namespace = def.scope === 'Namespaced' ? info.namespace : '';
     const found = this.cache.get(storageKey(def), namespace, info.name);
     if (!found) throw ApiError.notFound(this.generic.gr(def), info.name);
-    return this.sendObject(r, servedAs(def, found));
+    return this.sendObject(r, await servedOne(def, found));
   }
 
   async list(r: ResourceRequest): Promise<unknown> {
@@ -97,7 +97,7 @@ export class ReadHandlers {
       apiVersion: groupVersion(def.group, info.version),
       kind: def.listKind,
       metadata: { resourceVersion: String(rv) },
-      items: def.convert ? page.items.map((o) => servedAs(def, o)) : page.items,
+      items: await servedAs(def, page.items),
     };
     if (paged && page.more) {
       list.metadata.continue = encodeContinue({ rv, start: page.last });
@@ -139,6 +139,8 @@ export class ReadHandlers {
         kind: def.kind,
         encoding: watchEncoding(r.out, this.presentation(r)),
         sent: this.watchEvents?.({ group: def.group, version: info.version, kind: def.kind }),
+        // stored in another version than asked for: each batch converted before it is encoded
+        prepare: def.convert && ((objects) => servedAs(def, objects)),
       },
       r.reply.raw,
     );
@@ -156,24 +158,8 @@ export class ReadHandlers {
     return this.presentation(r)?.present ?? ((obj) => obj);
   }
 
-  /**
-   * Watch events as the requested version has them (stored objects are in the storage version), in the form
-   * asked for.
-   */
-  private presentation(r: ResourceRequest): Presentation | undefined {
-    const asked = this.askedForm(r);
-    const def = r.def;
-    if (!def.convert) return asked;
-    const version = `v=${r.info.version}`;
-    if (!asked) return { present: (obj) => servedAs(def, obj), shared: version };
-    return {
-      present: (obj) => asked.present(servedAs(def, obj)),
-      shared: asked.shared && `${asked.shared};${version}`,
-    };
-  }
-
   /** The conversion asked for, if any; a Table's cells depend on the time, so its events are not shared. */
-  private askedForm(r: ResourceRequest): Presentation | undefined {
+  private presentation(r: ResourceRequest): Presentation | undefined {
     const c = r.out.conversion;
     if (c?.as === 'Table') {
       const includeObject = parseIncludeObject(r.query.includeObject);

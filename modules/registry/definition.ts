@@ -186,11 +186,12 @@ export interface ResourceDefinition {
    */
   untyped?: boolean;
   /**
-   * The object as `version` of the kind has it, for kinds whose versions differ in what they store (a CRD's
-   * versions: conversion None rewrites apiVersion). Objects are stored in `storageVersion` and converted on the
-   * way in and out (`storedAs`, `servedAs`). Absent: every version reads the stored object as it is.
+   * Objects of this kind as `version` has them, for kinds whose versions differ in what they store (a CRD's
+   * versions: conversion None rewrites apiVersion, Webhook asks the CRD's webhook). Objects are stored in
+   * `storageVersion` and converted on the way in and out (`storedAs`, `servedAs`), lists and watch batches
+   * in one call. Absent: every version reads the stored object as it is.
    */
-  convert?(obj: KubeObject, version: string): KubeObject;
+  convert?(objects: KubeObject[], version: string): Promise<KubeObject[]>;
   /** set on a version's view (`versionView`): the version it serves */
   servedVersion?: string;
   /** its versions are served as it declares them (a CRD's `served`): --runtime-config does not apply */

@@ -22,7 +22,7 @@ import { groupVersion, type ResourceDefinition, type Strategy } from './definiti
 import { deepEqual, fillForCreate, fillForUpdate, pendingFinalizers } from './object-meta.js';
 import { recordManagedFields } from './managed-fields.js';
 import { storageKey } from './registry.js';
-import { servedAs, storedAs } from './version-view.js';
+import { servedAs, servedOne, storedAs } from './version-view.js';
 import { MODIFIED_MESSAGE, toApiError } from './store-errors.js';
 import type { Selection } from './selection.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/index.js';
@@ -97,12 +97,12 @@ export class GenericStore {
         throw toApiError(e, this.gr(def), '');
       });
     const items: KubeObject[] = [];
-    for (const { object } of result.items) if (selection.matches(object)) items.push(servedAs(def, object));
+    for (const { object } of result.items) if (selection.matches(object)) items.push(object);
     return {
       apiVersion: groupVersion(def.group, version),
       kind: def.listKind,
       metadata: { resourceVersion: String(result.rv) },
-      items,
+      items: await servedAs(def, items),
     };
   }
 
@@ -293,10 +293,8 @@ export class GenericStore {
     }
     const requires = attributes.requires;
     try {
-      return servedAs(
-        def,
-        (await this.store.create(key, storedAs(def, obj), { requires: requires?.key })).object,
-      );
+      const stored = await this.store.create(key, await storedAs(def, obj), { requires: requires?.key });
+      return await servedOne(def, stored.object);
     } catch (e) {
       if (e instanceof RequiredObjectMissingError && requires) throw requires.missing();
       if (e instanceof RequiredObjectDeletingError && requires) throw requires.deleting();
@@ -316,9 +314,9 @@ export class GenericStore {
     const key = this.key(def, next.metadata.namespace ?? '', next.metadata.name!);
     const finished = next.metadata.deletionTimestamp && pendingFinalizers(def, next).length === 0;
     if (ctx.dryRun) return next;
-    const updated = await this.store.update(key, storedAs(def, next), current.rv);
+    const updated = await this.store.update(key, await storedAs(def, next), current.rv);
     if (finished) await this.store.delete(key, updated.rv);
-    return servedAs(def, updated.object);
+    return servedOne(def, updated.object);
   }
 
   /** A subresource write is checked by its own strategy only (kube's status strategies), plus metadata rules. */
@@ -366,7 +364,7 @@ export class GenericStore {
       return { object: await this.commitUpdate(ctx, def, next, current), removed: false };
     }
     if (ctx.dryRun) return { object: obj, removed: true };
-    return { object: servedAs(def, (await this.store.delete(key, current.rv)).object), removed: true };
+    return { object: await servedOne(def, (await this.store.delete(key, current.rv)).object), removed: true };
   }
 
   private terminatesFirst(def: ResourceDefinition, obj: KubeObject): boolean {
@@ -416,7 +414,7 @@ export class GenericStore {
   private async read(def: ResourceDefinition, namespace: string, name: string): Promise<Stored | undefined> {
     try {
       const found = await this.store.get(this.key(def, namespace, name));
-      return found && def.convert ? { ...found, object: servedAs(def, found.object) } : found;
+      return found && def.convert ? { ...found, object: await servedOne(def, found.object) } : found;
     } catch (e) {
       throw toApiError(e, this.gr(def), name);
     }

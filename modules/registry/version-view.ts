@@ -27,12 +27,19 @@ export function versionView(def: ResourceDefinition, version: string): ResourceD
   return view;
 }
 
+/** Stored objects as the view's version has them. */
+export async function servedAs(def: ResourceDefinition, objects: KubeObject[]): Promise<KubeObject[]> {
+  return def.convert && def.servedVersion && objects.length > 0
+    ? def.convert(objects, def.servedVersion)
+    : objects;
+}
+
 /** A stored object as the view's version has it. */
-export function servedAs(def: ResourceDefinition, obj: KubeObject): KubeObject {
-  return def.convert && def.servedVersion ? def.convert(obj, def.servedVersion) : obj;
+export async function servedOne(def: ResourceDefinition, obj: KubeObject): Promise<KubeObject> {
+  return def.convert ? (await servedAs(def, [obj]))[0] : obj;
 }
 
 /** An object of the view's version as it is stored. */
-export function storedAs(def: ResourceDefinition, obj: KubeObject): KubeObject {
-  return def.convert ? def.convert(obj, def.storageVersion) : obj;
+export async function storedAs(def: ResourceDefinition, obj: KubeObject): Promise<KubeObject> {
+  return def.convert ? (await def.convert([obj], def.storageVersion))[0] : obj;
 }

@@ -37,7 +37,15 @@ export interface WatchOptions {
   encoding: WatchEncoding;
   /** counts the events sent (the apiserver_watch_events_total metric reads it) */
   sent?: { n: number };
+  /**
+   * Objects as the watch's version has them, for kinds stored in another (a CRD's versions): each batch of
+   * events is converted in one call, in order; a conversion that fails ends the stream with its Status.
+   */
+  prepare?: (objects: KubeObject[]) => Promise<KubeObject[]>;
 }
+
+/** an event waiting for its batch's conversion, or an event of its own (bookmark) kept in order with them */
+type Pending = { type: EventType; obj: KubeObject } | { encode: () => string | Uint8Array };
 
 /** a watcher whose socket holds more unsent bytes than this is too slow: it is closed and relists */
 const MAX_BUFFERED = 16 * 1024 * 1024;
@@ -59,6 +67,9 @@ export class Watcher implements CacheListener {
    */
   private queued: Uint8Array[] = [];
   private queuedBytes = 0;
+  /** with `prepare`: events of the batch in progress, and the conversions under way, in order */
+  private pending: Pending[] = [];
+  private converting: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly cache: WatchCache,
@@ -131,7 +142,38 @@ export class Watcher implements CacheListener {
 
   /** A stored object's event, encoded once for every watcher of the same encoding. */
   private send(type: EventType, obj: KubeObject): void {
-    this.write(() => encodeEvent(this.options.encoding, type, obj));
+    if (this.options.prepare) this.pending.push({ type, obj });
+    else this.write(() => encodeEvent(this.options.encoding, type, obj));
+  }
+
+  /** An event that is not a stored object's, after the events before it. */
+  private sendOwn(encode: () => string | Uint8Array): void {
+    if (this.options.prepare) this.pending.push({ encode });
+    else this.write(encode);
+  }
+
+  /** Converts a batch in one call, then queues its events in their order and writes them. */
+  private async writeConverted(batch: Pending[], prepare: (objects: KubeObject[]) => Promise<KubeObject[]>) {
+    if (this.closed) return;
+    let converted: KubeObject[];
+    try {
+      converted = await prepare(batch.flatMap((p) => ('obj' in p ? [p.obj] : [])));
+    } catch (e) {
+      const status = (e as { toStatus?: () => Status }).toStatus?.();
+      if (status) this.write(() => this.options.encoding.encode('ERROR', status));
+      this.writeQueued();
+      this.close();
+      return;
+    }
+    let i = 0;
+    for (const p of batch) {
+      if ('encode' in p) this.write(p.encode);
+      else {
+        const obj = converted[i++];
+        this.write(() => this.options.encoding.encode(p.type, obj));
+      }
+    }
+    this.writeQueued();
   }
 
   private bookmark(initialEnd: boolean): void {
@@ -140,13 +182,13 @@ export class Watcher implements CacheListener {
     const metadata: Record<string, unknown> = { resourceVersion: String(this.lastRv) };
     if (initialEnd) metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
     const object = { kind: this.options.kind, apiVersion: this.options.apiVersion, metadata };
-    this.write(() => this.options.encoding.encode('BOOKMARK', object));
+    this.sendOwn(() => this.options.encoding.encode('BOOKMARK', object));
   }
 
   /** An ERROR event carrying a Status (e.g. 410 Expired), then the end of the stream. */
   fail(status: Status): void {
     this.write(() => this.options.encoding.encode('ERROR', status));
-    this.flush();
+    this.writeQueued();
     this.close();
   }
 
@@ -169,6 +211,17 @@ export class Watcher implements CacheListener {
 
   /** Writes the queued events as one; the cache calls it at the end of each batch of changes. */
   flush(): void {
+    const prepare = this.options.prepare;
+    if (prepare && this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      this.converting = this.converting.then(() => this.writeConverted(batch, prepare));
+      return;
+    }
+    if (!prepare) this.writeQueued();
+  }
+
+  private writeQueued(): void {
     if (this.queued.length === 0 || this.closed) return;
     const bytes = joinEvents(this.queued);
     this.queued = [];

@@ -35,6 +35,8 @@ export class WebhookTransport {
   constructor(
     private readonly connection: WebhookConnection,
     private readonly timeoutMs: number,
+    /** most bytes of an answer read (reviews are small; converted lists are not) */
+    private readonly maxAnswerBytes = MAX_ANSWER_BYTES,
   ) {
     const tls = {
       ca: connection.ca,
@@ -103,8 +105,9 @@ export class WebhookTransport {
         let size = 0;
         res.on('data', (c: Buffer) => {
           size += c.length;
-          if (size > MAX_ANSWER_BYTES) req.destroy(new WebhookError('answer larger than 1 MiB'));
-          else chunks.push(c);
+          if (size > this.maxAnswerBytes) {
+            req.destroy(new WebhookError(`answer larger than ${this.maxAnswerBytes} bytes`));
+          } else chunks.push(c);
         });
         res.on('error', fail);
         res.on('end', () => {

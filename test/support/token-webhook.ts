@@ -25,11 +25,17 @@ export interface WebhookCall {
   review: any;
 }
 
-/** What to answer: a TokenReview status, an HTTP status code, or 'hang' (never answer). */
-export type WebhookAnswer = { status: Record<string, unknown> } | { code: number } | 'hang';
+/**
+ * What to answer: a review's status (TokenReview, SubjectAccessReview), a whole body (ConversionReview), an
+ * HTTP status code, or 'hang' (never answer).
+ */
+export type WebhookAnswer =
+  { status: Record<string, unknown> } | { body: unknown } | { code: number } | 'hang';
 
 export interface TokenWebhook {
   url: string;
+  /** the CA (PEM) its serving certificate chains to */
+  ca: string;
   calls: WebhookCall[];
   /** calls about one token */
   callsFor(token: string): WebhookCall[];
@@ -65,6 +71,10 @@ export async function startTokenWebhook(answer: (review: any) => WebhookAnswer):
         res.writeHead(a.code, { 'content-type': 'text/plain' }).end('no');
         return;
       }
+      if ('body' in a) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(a.body));
+        return;
+      }
       res
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify({ apiVersion: review.apiVersion, kind: review.kind, status: a.status }));
@@ -78,6 +88,7 @@ export async function startTokenWebhook(answer: (review: any) => WebhookAnswer):
   const url = `https://127.0.0.1:${(server.address() as { port: number }).port}/authenticate`;
   return {
     url,
+    ca: tls.ca,
     calls,
     callsFor: (token) => calls.filter((c) => c.review?.spec?.token === token),
     async kubeconfig(bearer) {
