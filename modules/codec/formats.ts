@@ -10,14 +10,19 @@ export const contentTypes: Record<Format, string> = {
   yaml: 'application/yaml',
 };
 
-/** what kube lists as serializable (406, 415); CBOR while its feature gate is on */
-function supportedMediaTypes(cbor: boolean): string[] {
-  const types = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+/**
+ * What kube lists as serializable (406, 415): Protobuf for kinds that have that form (not custom resources),
+ * CBOR while its feature gate is on.
+ */
+function supportedMediaTypes(cbor: boolean, protobuf = true): string[] {
+  const types = ['application/json', 'application/yaml'];
+  if (protobuf) types.push('application/vnd.kubernetes.protobuf');
   return cbor ? [...types, 'application/cbor'] : types;
 }
 /** what kube lists for watch streams: YAML has no stream form */
-function streamMediaTypes(cbor: boolean): string[] {
-  const types = ['application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch'];
+function streamMediaTypes(cbor: boolean, protobuf = true): string[] {
+  const types = ['application/json;stream=watch'];
+  if (protobuf) types.push('application/vnd.kubernetes.protobuf;stream=watch');
   return cbor ? [...types, 'application/cbor-seq'] : types;
 }
 
@@ -113,6 +118,8 @@ export function negotiateOutput(
   forms: Forms = {},
 ): Negotiated {
   const stream = !!forms.stream;
+  // unsaid (non-resource answers): the lists name Protobuf, as kube's do
+  const protobuf = forms.protobuf ?? true;
   const list = parseAccept(accept);
   if (list.length === 0) return { format: 'json' };
   for (const m of list) {
@@ -120,25 +127,29 @@ export function negotiateOutput(
       if (!matches(m, s, stream)) continue;
       const out = serves(m, s, accepts, forms);
       if (!out) continue;
-      if (stream && out.format === 'yaml') throw ApiError.notAcceptable(streamMediaTypes(!!forms.cbor));
+      if (stream && out.format === 'yaml')
+        throw ApiError.notAcceptable(streamMediaTypes(!!forms.cbor, protobuf));
       return out;
     }
   }
-  throw ApiError.notAcceptable(stream ? streamMediaTypes(!!forms.cbor) : supportedMediaTypes(!!forms.cbor));
+  throw ApiError.notAcceptable(
+    stream ? streamMediaTypes(!!forms.cbor, protobuf) : supportedMediaTypes(!!forms.cbor, protobuf),
+  );
 }
 
 /** Request bodies may also be Protobuf (kube's media type, and the spec's alias for it), or CBOR. */
 export type InputFormat = Format | 'protobuf' | 'cbor';
 
-export function negotiateInput(contentType: string | undefined, cbor = false): InputFormat {
+/** A request body's format; `protobuf` false for kinds without that form (custom resources). */
+export function negotiateInput(contentType: string | undefined, cbor = false, protobuf = true): InputFormat {
   if (!contentType) return 'json';
   const m = parseMediaType(contentType);
   if (m?.type === 'application' && !m.params.as) {
-    if (protobufSubtypes.has(m.subtype)) return 'protobuf';
+    if (protobufSubtypes.has(m.subtype) && protobuf) return 'protobuf';
     if (m.subtype === 'json' || m.subtype === 'yaml') return m.subtype;
     if (m.subtype === 'cbor' && cbor) return 'cbor';
   }
-  throw ApiError.unsupportedMediaType(supportedMediaTypes(cbor));
+  throw ApiError.unsupportedMediaType(supportedMediaTypes(cbor, protobuf));
 }
 
 /** The 1.1 schema's `!!binary`, read as Go's yaml.v2 reads it: strict base64 (line breaks skipped) to a string. */

@@ -1,5 +1,5 @@
 /** Request bodies → objects of the addressed kind: media type, syntax, kind check, schema pruning. */
-import { isPlainObject, type KubeObject } from '../api/index.js';
+import { isPlainObject, type KubeObject, type Schema } from '../api/index.js';
 import { ApiError } from '../api/index.js';
 import { decodeCbor } from '../codec/index.js';
 import { checkText, checkYamlDepth, decodeBody, negotiateInput } from '../codec/index.js';
@@ -35,6 +35,18 @@ export function parseFieldValidation(value: string | undefined): FieldValidation
   if (value === undefined || value === '') return 'Warn';
   if (value === 'Ignore' || value === 'Warn' || value === 'Strict') return value;
   throw ApiError.badRequest(`fieldValidation must be one of "Ignore", "Warn", or "Strict", got "${value}"`);
+}
+
+const protobufForms = new WeakMap<Schema, boolean>();
+
+/** Kinds whose schema carries protobuf field numbers (the built-in kinds; CRDs have none). */
+export function hasProtobufForm(def: Pick<BodyKind, 'schema'>): boolean {
+  let has = protobufForms.get(def.schema);
+  if (has === undefined) {
+    has = Object.values(def.schema.properties ?? {}).some((p) => p['x-pgkube-protobuf'] !== undefined);
+    protobufForms.set(def.schema, has);
+  }
+  return has;
 }
 
 /** kube quotes the start of a body it cannot read: as text when it looks like JSON, otherwise as hex. */
@@ -82,7 +94,7 @@ function parseBody(
   body: Buffer,
   cbor: boolean,
 ): { raw: unknown; text?: string } {
-  const format = negotiateInput(contentType, cbor);
+  const format = negotiateInput(contentType, cbor, hasProtobufForm(def));
   // binary forms carry any string as it is: NULs are refused there too
   if (format === 'protobuf') return { raw: checkText(parseProtobuf(def, version, body)) };
   // CBOR's decoder refuses duplicate keys itself, as kube's does

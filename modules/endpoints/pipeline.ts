@@ -30,6 +30,7 @@ import {
 import type { Registry, ResourceDefinition, Schema } from '../registry/index.js';
 import { requestLabels, type ApiMetrics } from '../metrics/index.js';
 import { deprecationOf, FeatureGates, notServedError, type DeprecatedApis } from '../versioning/index.js';
+import { hasProtobufForm } from './decode.js';
 import type { InflightLimiter, InflightSlot } from './inflight.js';
 import type { NonResourceHandlers } from './non-resource.js';
 import type { Query } from './request.js';
@@ -51,18 +52,6 @@ function conversionServes(verb: string, c: Conversion): boolean {
   if (c.as === 'Table') return verb === 'get' || verb === 'list' || verb === 'watch';
   if (c.as === 'PartialObjectMetadata') return verb === 'get' || verb === 'watch';
   return verb === 'list';
-}
-
-const protobufForms = new WeakMap<ResourceDefinition, boolean>();
-
-/** Kinds whose schema carries protobuf field numbers (the built-in kinds; CRDs have none). */
-function hasProtobufForm(def: ResourceDefinition): boolean {
-  let has = protobufForms.get(def);
-  if (has === undefined) {
-    has = Object.values(def.schema.properties ?? {}).some((p) => p['x-pgkube-protobuf'] !== undefined);
-    protobufForms.set(def, has);
-  }
-  return has;
 }
 
 /** The message one object of the answer is written as: the kind's own, or PartialObjectMetadata. */
