@@ -7,7 +7,17 @@
 import { fieldError, type FieldError, type Schema } from '../../api/index.js';
 import { child, isRaw, jsonEqual, key, schemaMap, subSchema, type Raw } from './schema-walk.js';
 
-export type ValidateDefault = (schema: Schema, value: unknown, path: string) => FieldError[];
+/**
+ * Judges one default against the schema it sits in. `insideResourceMeta` says the default lies in the
+ * apiVersion, kind or metadata of a resource (the root or an embedded one): kube checks those by building
+ * the surrounding object's metadata (answering "must result in valid metadata: ..."), not by pruning.
+ */
+export type ValidateDefault = (
+  schema: Schema,
+  value: unknown,
+  path: string,
+  context: { insideResourceMeta: boolean },
+) => FieldError[];
 
 export interface DefaultsOptions {
   requirePrunedDefaults: boolean;
@@ -33,7 +43,11 @@ function walk(s: Raw, path: string, insideMeta: boolean, opts: DefaultsOptions):
     if (!insideMeta && opts.requirePrunedDefaults && !jsonEqual(pruned(s.default, s, embedded), s.default))
       errs.push(fieldError.invalid(at, s.default, 'must not have unknown fields'));
     if (opts.validateDefault)
-      errs.push(...opts.validateDefault(s as unknown as Schema, structuredClone(s.default), at));
+      errs.push(
+        ...opts.validateDefault(s as unknown as Schema, structuredClone(s.default), at, {
+          insideResourceMeta: insideMeta,
+        }),
+      );
   }
   const items = subSchema(s, 'items');
   if (items) errs.push(...walk(items, child(path, 'items'), insideMeta, opts));

@@ -40,26 +40,31 @@ export const child = (path: string, name: string): string => (path ? `${path}.${
 export const key = (path: string, k: string): string => `${path}[${k}]`;
 export const index = (path: string, i: number): string => `${path}[${i}]`;
 
-/** True when `pred` holds for the schema or any schema nested in it, wherever JSON-Schema nests one. */
-export function schemaHas(s: Raw | undefined, pred: (s: Raw) => boolean, seen = new Set<Raw>()): boolean {
-  if (!s || seen.has(s)) return false;
-  seen.add(s);
-  if (pred(s)) return true;
-  const nested: (Raw | undefined)[] = [
-    subSchema(s, 'items'),
-    ...schemaList(s, 'items'),
-    ...schemaList(s, 'allOf'),
-    ...schemaList(s, 'anyOf'),
-    ...schemaList(s, 'oneOf'),
-    subSchema(s, 'not'),
-    ...schemaMap(s, 'properties').map((e) => e[1]),
-    subSchema(s, 'additionalProperties'),
-    ...schemaMap(s, 'patternProperties').map((e) => e[1]),
-    subSchema(s, 'additionalItems'),
-    ...schemaMap(s, 'definitions').map((e) => e[1]),
-    ...schemaMap(s, 'dependencies').map((e) => e[1]),
-  ];
-  return nested.some((n) => schemaHas(n, pred, seen));
+const nestedOne = ['items', 'not', 'additionalProperties', 'additionalItems'];
+const nestedLists = ['items', 'allOf', 'anyOf', 'oneOf'];
+const nestedMaps = ['properties', 'patternProperties', 'definitions', 'dependencies'];
+
+/** Calls `fn` on each schema nested directly in `s`, wherever JSON-Schema nests one; stops when it says true. */
+export function someNested(s: Raw, fn: (n: Raw) => boolean): boolean {
+  for (const k of nestedOne) {
+    const v = s[k];
+    if (isRaw(v) && fn(v)) return true;
+  }
+  for (const k of nestedLists) {
+    const v = s[k];
+    if (Array.isArray(v)) for (const x of v) if (isRaw(x) && fn(x)) return true;
+  }
+  for (const k of nestedMaps) {
+    const v = s[k];
+    if (isRaw(v)) for (const x of Object.values(v)) if (isRaw(x) && fn(x)) return true;
+  }
+  return false;
+}
+
+/** True when `pred` holds for the schema or any schema nested in it. */
+export function schemaHas(s: Raw | undefined, pred: (s: Raw) => boolean): boolean {
+  if (!s) return false;
+  return pred(s) || someNested(s, (n) => schemaHas(n, pred));
 }
 
 /** Go's reflect.DeepEqual on decoded JSON values. */

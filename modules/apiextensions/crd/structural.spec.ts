@@ -288,3 +288,21 @@ describe('features kube does not support', () => {
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(errorsFor(c.schema), c.want));
 });
+
+describe('RE2 patterns', () => {
+  const cases: { pattern: string; ok: boolean }[] = [
+    { pattern: '^(?i)(abort|warn)?$', ok: true },
+    { pattern: '^((?i)sun|mon)day$', ok: true },
+    { pattern: '^(?i:ab)c$', ok: true },
+    { pattern: '^(?P<year>\\d{4})$', ok: true },
+    { pattern: '^(?<year>\\d{4})$', ok: true },
+    { pattern: '^(a)\\1$', ok: false },
+    { pattern: '^(?!a)', ok: false },
+    { pattern: '^(a', ok: false },
+  ];
+  for (const c of cases)
+    it(c.pattern, () => {
+      const got = errorsFor(spec({ a: { type: 'string', pattern: c.pattern } }));
+      assert.equal(got.length === 0, c.ok, got.join('\n'));
+    });
+});

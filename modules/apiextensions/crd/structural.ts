@@ -15,6 +15,7 @@ import {
   nonEmptyList,
   schemaList,
   schemaMap,
+  someNested,
   subSchema,
   typeOf,
   type Raw,
@@ -44,20 +45,9 @@ export function structuralBuildError(s: Raw): string | undefined {
   if (s['x-kubernetes-preserve-unknown-fields'] === false)
     return "internal error: 'x-kubernetes-preserve-unknown-fields' must be true or undefined";
   if (Array.isArray(s.items)) return "OpenAPIV3Schema 'items' must be a schema, but is an array";
-  const nested = [
-    subSchema(s, 'items'),
-    subSchema(s, 'not'),
-    subSchema(s, 'additionalProperties'),
-    ...schemaList(s, 'allOf'),
-    ...schemaList(s, 'anyOf'),
-    ...schemaList(s, 'oneOf'),
-    ...schemaMap(s, 'properties').map((e) => e[1]),
-  ];
-  for (const n of nested) {
-    const err = n && structuralBuildError(n);
-    if (err) return err;
-  }
-  return undefined;
+  let nestedError: string | undefined;
+  someNested(s, (n) => (nestedError = structuralBuildError(n)) !== undefined);
+  return nestedError;
 }
 
 /** kube's ValidateStructural: invariants, then completeness of the value validations, sorted. */
