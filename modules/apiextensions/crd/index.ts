@@ -1,3 +1,9 @@
+/**
+ * The CustomResourceDefinition kind: its types, schema and registry definition (`crdDefinition`), kube's
+ * defaulting and validation (`validateCRD`, `validateCRDUpdate`, with CEL and default-value checks plugged
+ * in), the naming controller's rules (`acceptNames`, `establishedCondition`), and the table of a custom
+ * resource (`customResourceColumns`).
+ */
 export * from './types.js';
 export { crdSchema, crdPrinterColumns, jsonSchemaPropsSchema, validationRuleSchema } from './schema.js';
 export {
@@ -30,3 +36,4 @@ export {
 } from './names.js';
 export { customResourceColumns, columnCell, cellValue, defaultColumns } from './columns.js';
 export { internalSpec, type InternalSpec, type InternalVersion } from './internal.js';
+export { crdDefinition, crdStrategy } from './definition.js';
