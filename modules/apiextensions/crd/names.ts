@@ -5,6 +5,7 @@
  */
 import type { CRDCondition, CRDNames, CustomResourceDefinition } from './types.js';
 import { findCondition } from './types.js';
+import { namesOf } from './internal.js';
 
 /** A built-in resource's names, for conflicts with CRDs in its group. */
 export interface BuiltinNames {
@@ -29,13 +30,13 @@ function namesInUse(
   others: CustomResourceDefinition[],
   builtin: BuiltinNames[],
 ) {
-  const group = crd.spec.group;
+  const group = crd.spec?.group;
   const resources = new Set<string>();
   const kinds = new Set<string>();
   const crds = [crd, ...others.filter((o) => o.metadata.name !== crd.metadata.name)];
   for (const c of crds) {
-    if (c.spec.group !== group) continue;
-    const a = c.status?.acceptedNames ?? {};
+    if (c.spec?.group !== group) continue;
+    const a = namesOf(c.status?.acceptedNames);
     for (const n of [a.plural, a.singular, ...(a.shortNames ?? [])]) resources.add(n ?? '');
     kinds.add(a.kind ?? '');
     kinds.add(a.listKind ?? '');
@@ -64,8 +65,8 @@ export function acceptNames(
   builtin: BuiltinNames[] = [],
 ): NamesDecision {
   const { resources, kinds } = namesInUse(crd, others, builtin);
-  const requested = crd.spec.names ?? {};
-  const accepted = crd.status?.acceptedNames ?? {};
+  const requested = namesOf(crd.spec?.names);
+  const accepted = namesOf(crd.status?.acceptedNames);
   const names: CRDNames = { ...accepted };
   // the last conflict found is the one reported, as kube's controller overwrites its condition
   const state: { refusal?: { reason: string; message: string } } = {};
@@ -131,8 +132,8 @@ function clean(names: CRDNames): CRDNames {
 
 /** Nothing to do when the requested names are already the accepted ones (kube's naming controller skips). */
 export function namesSettled(crd: CustomResourceDefinition): boolean {
-  const a = crd.spec.names ?? {};
-  const b = crd.status?.acceptedNames ?? {};
+  const a = namesOf(crd.spec?.names);
+  const b = namesOf(crd.status?.acceptedNames);
   return (
     a.plural === b.plural &&
     a.singular === b.singular &&

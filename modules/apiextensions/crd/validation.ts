@@ -6,7 +6,14 @@
  */
 import { fieldError, type FieldError } from '../../api/index.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../validation/index.js';
-import { allSchemas, internalSpec, subresourcesFor, type InternalSpec } from './internal.js';
+import {
+  allSchemas,
+  internalSpec,
+  namesOf,
+  storedVersionsOf,
+  subresourcesFor,
+  type InternalSpec,
+} from './internal.js';
 import { ratchetFrom, strictest, type Ratchet } from './ratcheting.js';
 import { raw, schemaHas } from './schema-walk.js';
 import { validateCRDSchema, type PluggedChecks, type SchemaOptions } from './validation-schema.js';
@@ -63,7 +70,7 @@ function immutableFields(
 
 /** An update of /status: only the accepted names are judged. */
 export function validateCRDStatusUpdate(crd: CustomResourceDefinition): FieldError[] {
-  return validateNames(crd.status?.acceptedNames, 'status.acceptedNames');
+  return validateNames(namesOf(crd.status?.acceptedNames), 'status.acceptedNames');
 }
 
 function validateAll(
@@ -79,8 +86,8 @@ function validateAll(
     errs.push(fieldError.invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'));
   errs.push(...validateSpec(spec, crd.spec?.versions, ratchet, opts));
   if (old) errs.push(...immutableFields(crd, old, ratchet));
-  errs.push(...validateNames(crd.status?.acceptedNames, 'status.acceptedNames'));
-  errs.push(...validateStoredVersions(crd.status?.storedVersions, spec.versions, 'status.storedVersions'));
+  errs.push(...validateNames(namesOf(crd.status?.acceptedNames), 'status.acceptedNames'));
+  errs.push(...validateStoredVersions(storedVersionsOf(crd), spec.versions, 'status.storedVersions'));
   errs.push(...validateApproval(crd, old));
   if (old?.spec?.preserveUnknownFields !== true && spec.preserveUnknownFields === true)
     errs.push(
