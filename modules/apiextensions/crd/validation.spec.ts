@@ -228,6 +228,31 @@ describe('validateCRD', () => {
     ]);
   });
 
+  it('compiles the rules of each version schema at its own path', () => {
+    const paths: string[] = [];
+    const crd = widgetCRD((c) => {
+      const v2 = widgetVersion('v2', { storage: false });
+      v2.schema!.openAPIV3Schema!.description = 'the second version';
+      c.spec.versions!.push(v2);
+    });
+    validateCRD(crd, { validateRules: (_s, path) => (paths.push(path), []) });
+    assert.deepEqual(paths, [
+      'spec.versions[0].schema.openAPIV3Schema',
+      'spec.versions[1].schema.openAPIV3Schema',
+    ]);
+  });
+
+  it('judges values of the wrong type instead of failing', () => {
+    const crd = widgetCRD((c) => {
+      (c.spec as Record<string, unknown>).group = 42;
+      (c.spec.names as Record<string, unknown>).shortNames = 'wd';
+    });
+    assert.deepEqual(show(validateCRD(crd)), [
+      'metadata.name: Invalid value: "widgets.example.com": must be spec.names.plural+"."+spec.group',
+      'spec.group: Required value',
+    ]);
+  });
+
   it('calls the plugged checks with the schema and its path', () => {
     const seen: string[] = [];
     const errs = validateCRD(widgetCRD(), {
