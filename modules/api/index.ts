@@ -33,3 +33,13 @@ export * from './request-context.js';
 export * from './gvk.js';
 export { goDurationString, parseGoDuration } from './go-duration.js';
 export { configFileObject } from './config-file.js';
+export { parseJSONPath, JSONPathError, type JSONPathNode, type ListNode } from './jsonpath.js';
+export {
+  findResults,
+  executeJSONPath,
+  printResults,
+  goJSON,
+  goFloat,
+  goText,
+  type EvalOptions,
+} from './jsonpath-eval.js';

@@ -232,7 +232,8 @@ function showValue(value: unknown): string {
 }
 
 function formatCauseMessage(e: FieldError): string {
-  const withValue = e.type === 'Invalid' || e.type === 'NotSupported' || e.type === 'Duplicate';
+  const withValue =
+    e.type === 'Invalid' || e.type === 'NotSupported' || e.type === 'Duplicate' || e.type === 'TooMany';
   let text = typeText[e.type];
   if (withValue && e.value !== undefined) text += `: ${showValue(e.value)}`;
   if (e.detail) text += `: ${e.detail}`;
@@ -264,4 +265,11 @@ export const fieldError = {
     detail: `supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`,
   }),
   duplicate: (field: string, value: unknown): FieldError => ({ type: 'Duplicate', field, value }),
+  /** kube's field.TooMany: the actual count shown as the value */
+  tooMany: (field: string, actual: number, max: number): FieldError => ({
+    type: 'TooMany',
+    field,
+    value: actual,
+    detail: `must have at most ${max} ${max === 1 ? 'item' : 'items'}`,
+  }),
 };

@@ -6,13 +6,16 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { GenericStore, Registry } from '../registry/index.js';
+import { GenericStore, Registry, type ResourceDefinition } from '../registry/index.js';
 import { WatchCache } from '../watch/index.js';
-import { crdDefinition } from './crd-definition.js';
+import { crdDefinition } from './crd/index.js';
 import { CrdController } from './crd-controller.js';
 import { CrdServing } from './crd-serving.js';
 
 const logTo = (name: string) => (message: string) => new Logger(name).warn(message);
+
+/** the CustomResourceDefinition kind as registered here (its validation with every check plugged in) */
+export const CRD_KIND = Symbol('crd-kind');
 
 /**
  * CRDs: the kind itself, its status controller, and the serving of the kinds CRDs define. kube-apiserver runs
@@ -22,11 +25,12 @@ const logTo = (name: string) => (message: string) => new Logger(name).warn(messa
 class ApiextensionsLifecycle implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     @Inject(Registry) private readonly registry: Registry,
+    @Inject(CRD_KIND) private readonly crdKind: ResourceDefinition,
     @Inject(CrdServing) private readonly serving: CrdServing,
     @Inject(CrdController) private readonly controller: CrdController,
   ) {}
   onModuleInit(): void {
-    this.registry.register(crdDefinition);
+    this.registry.register(this.crdKind);
   }
   async onApplicationBootstrap(): Promise<void> {
     await this.serving.start();
@@ -40,6 +44,7 @@ class ApiextensionsLifecycle implements OnModuleInit, OnApplicationBootstrap, On
 
 @Module({
   providers: [
+    { provide: CRD_KIND, useFactory: () => crdDefinition() },
     {
       provide: CrdServing,
       useFactory: (cache: WatchCache, registry: Registry) =>
@@ -48,9 +53,9 @@ class ApiextensionsLifecycle implements OnModuleInit, OnApplicationBootstrap, On
     },
     {
       provide: CrdController,
-      useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore) =>
-        new CrdController(cache, registry, generic, logTo('apiextensions-controller')),
-      inject: [WatchCache, Registry, GenericStore],
+      useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore, kind: ResourceDefinition) =>
+        new CrdController(cache, registry, generic, kind, logTo('apiextensions-controller')),
+      inject: [WatchCache, Registry, GenericStore, CRD_KIND],
     },
     ApiextensionsLifecycle,
   ],

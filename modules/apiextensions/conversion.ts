@@ -8,24 +8,16 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, isPlainObject, type KubeObject } from '../api/index.js';
 import type { ResourceDefinition } from '../registry/index.js';
 import { WebhookError, WebhookTransport } from '../webhook/index.js';
-import type { CustomResourceDefinition } from './crd-shape.js';
+import type { CustomResourceDefinition, WebhookClientConfig } from './crd/index.js';
 
 const TIMEOUT_MS = 30_000;
 /** a converted list can be as large as a list answer */
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 const REVIEW_VERSIONS = ['v1', 'v1beta1'];
 
-interface ClientConfig {
-  url?: string;
-  service?: { namespace: string; name: string; path?: string; port?: number };
-  caBundle?: string;
-}
-
 export function converterOf(crd: CustomResourceDefinition, kind: string): ResourceDefinition['convert'] {
-  const group = crd.spec.group;
-  const conversion = crd.spec.conversion as
-    | { strategy?: string; webhook?: { clientConfig?: ClientConfig; conversionReviewVersions?: string[] } }
-    | undefined;
+  const group = crd.spec.group ?? '';
+  const conversion = crd.spec.conversion;
   if (conversion?.strategy !== 'Webhook') {
     return async (objects, version) => {
       const apiVersion = `${group}/${version}`;
@@ -40,9 +32,9 @@ export function converterOf(crd: CustomResourceDefinition, kind: string): Resour
   return (objects, version) => webhook.convert(objects, `${group}/${version}`);
 }
 
-function endpoint(config: ClientConfig): URL {
+function endpoint(config: WebhookClientConfig): URL {
   if (config.url) return new URL(config.url);
-  const s = config.service!;
+  const s = config.service ?? {};
   return new URL(`https://${s.name}.${s.namespace}.svc:${s.port ?? 443}${s.path ?? ''}`);
 }
 
@@ -51,7 +43,7 @@ class ConversionWebhook {
   private readonly reviewVersion?: string;
 
   constructor(
-    private readonly config: ClientConfig,
+    private readonly config: WebhookClientConfig,
     reviewVersions: string[],
     private readonly kind: string,
   ) {

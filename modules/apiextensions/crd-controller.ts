@@ -5,13 +5,21 @@
  * transition time moves only when its status does, so replicas agree instead of taking turns.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { systemContext, type KubeObject } from '../api/index.js';
-import { everything, type GenericStore, type Registry } from '../registry/index.js';
+import { nowTimestamp, systemContext, type KubeObject } from '../api/index.js';
+import { everything, type GenericStore, type Registry, type ResourceDefinition } from '../registry/index.js';
 import { Informer, WorkQueue, type WatchCache } from '../watch/index.js';
-import { conditionOf, isTrue, setCondition } from './conditions.js';
-import { APIEXTENSIONS, CLEANUP_FINALIZER, crdDefinition } from './crd-definition.js';
-import type { CrdCondition, CustomResourceDefinition } from './crd-shape.js';
-import { acceptedNamesOf } from './names.js';
+import {
+  acceptNames,
+  cleanupFinalizer,
+  crdGroup,
+  establishedCondition,
+  findCondition,
+  setCondition,
+  terminatingConditions,
+  type BuiltinNames,
+  type CRDCondition,
+  type CustomResourceDefinition,
+} from './crd/index.js';
 
 /** how often a cleanup waiting on custom resources' own finalizers looks again */
 const CLEANUP_RECHECK_MS = 1000;
@@ -27,10 +35,12 @@ export class CrdController {
     cache: WatchCache,
     private readonly registry: Registry,
     private readonly generic: GenericStore,
+    /** the registered CRD kind (its strategies are the ones writes go through) */
+    private readonly crdKind: ResourceDefinition,
     log: (message: string) => void,
   ) {
     this.queue = new WorkQueue((name) => this.sync(name), log);
-    this.informer = new Informer(cache, `${APIEXTENSIONS}/customresourcedefinitions`, (e) => {
+    this.informer = new Informer(cache, `${crdGroup}/customresourcedefinitions`, (e) => {
       // another CRD's names may have been waiting for these to be freed or taken
       if (e.type === 'DELETED' || !isDeepStrictEqual(e.object.spec, e.prev?.spec)) {
         for (const crd of this.informer.list()) this.queue.add(crd.metadata.name!);
@@ -52,40 +62,46 @@ export class CrdController {
     return this.queue.idle();
   }
 
+  /** Built-in kinds' names (CRDs may not take them): every registered kind no CRD declares. */
+  private builtinNames(): BuiltinNames[] {
+    return this.registry.definitions
+      .filter((d) => !d.declaredServing)
+      .map((d) => ({
+        group: d.group,
+        resource: d.resource,
+        singular: d.singular,
+        kind: d.kind,
+        listKind: d.listKind,
+        shortNames: d.shortNames,
+      }));
+  }
+
   private async sync(name: string): Promise<void> {
     const crd = this.informer.get('', name) as CustomResourceDefinition | undefined;
     if (!crd) return;
     if (crd.metadata.deletionTimestamp) return this.cleanUp(crd);
     const others = this.informer.list().filter((o) => o.metadata.name !== name) as CustomResourceDefinition[];
-    const { acceptedNames, namesAccepted } = acceptedNamesOf(crd, others, this.registry);
-    let conditions = setCondition(crd.status?.conditions, namesAccepted);
-    if (namesAccepted.status === 'True' && !isTrue(conditions, 'Established')) {
-      conditions = setCondition(conditions, {
-        type: 'Established',
-        status: 'True',
-        reason: 'InitialNamesAccepted',
-        message: 'the initial names have been accepted',
-      });
-    }
-    await this.writeStatus(crd, { ...crd.status, acceptedNames, conditions });
+    const decision = acceptNames(crd, others, this.builtinNames());
+    const next = structuredClone(crd);
+    const now = nowTimestamp();
+    next.status = { ...next.status, acceptedNames: decision.acceptedNames };
+    setCondition(next, decision.namesAccepted, now);
+    setCondition(next, decision.established, now);
+    const established = establishedCondition(next);
+    if (established) setCondition(next, established, now);
+    await this.writeStatus(crd, next);
   }
 
   /** Every custom resource of a Terminating CRD is deleted; once none is left, its finalizer goes. */
   private async cleanUp(crd: CustomResourceDefinition): Promise<void> {
-    if (!crd.metadata.finalizers?.includes(CLEANUP_FINALIZER)) return;
+    if (!crd.metadata.finalizers?.includes(cleanupFinalizer)) return;
     const plural = crd.status?.acceptedNames?.plural;
-    const def = plural ? this.registry.storedKind(crd.spec.group, plural) : undefined;
+    const def = plural && crd.spec.group ? this.registry.storedKind(crd.spec.group, plural) : undefined;
     let remaining = 0;
     if (def) {
       const list = await this.generic.list(def, '', everything, def.storageVersion);
       remaining = list.items.length;
-      if (remaining > 0) {
-        await this.setTerminating(
-          crd,
-          'InstanceDeletionInProgress',
-          'CustomResource deletion is in progress',
-        );
-      }
+      if (remaining > 0) await this.setTerminating(crd, terminatingConditions.inProgress);
       for (const item of list.items) {
         if (item.metadata.deletionTimestamp) continue;
         await this.generic
@@ -99,15 +115,16 @@ export class CrdController {
       this.queue.addAfter(crd.metadata.name!, CLEANUP_RECHECK_MS);
       return;
     }
+    await this.setTerminating(crd, terminatingConditions.completed);
     await this.generic
       .update(
         systemContext(),
-        crdDefinition,
+        this.crdKind,
         '',
         crd.metadata.name!,
         (current) => {
           const next = structuredClone(current!);
-          next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f) => f !== CLEANUP_FINALIZER);
+          next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f) => f !== cleanupFinalizer);
           return next;
         },
         {},
@@ -117,32 +134,26 @@ export class CrdController {
       });
   }
 
-  private async setTerminating(
-    crd: CustomResourceDefinition,
-    reason: string,
-    message: string,
-  ): Promise<void> {
-    const current = conditionOf(crd.status?.conditions, 'Terminating');
-    if (current?.reason === reason) return;
-    const terminating: CrdCondition = { type: 'Terminating', status: 'True', reason, message };
-    await this.writeStatus(crd, {
-      ...crd.status,
-      conditions: setCondition(crd.status?.conditions, terminating),
-    });
+  private async setTerminating(crd: CustomResourceDefinition, condition: CRDCondition): Promise<void> {
+    if (findCondition(crd, 'Terminating')?.reason === condition.reason) return;
+    const next = structuredClone(crd);
+    setCondition(next, condition, nowTimestamp());
+    await this.writeStatus(crd, next);
   }
 
-  private async writeStatus(crd: CustomResourceDefinition, status: CustomResourceDefinition['status']) {
-    if (isDeepStrictEqual(status, crd.status)) return;
+  /** Writes `next`'s status if it differs from what the cache held, through the status subresource. */
+  private async writeStatus(crd: CustomResourceDefinition, next: CustomResourceDefinition): Promise<void> {
+    if (isDeepStrictEqual(next.status, crd.status)) return;
     await this.generic
       .update(
         systemContext(),
-        crdDefinition,
+        this.crdKind,
         '',
         crd.metadata.name!,
         (current) => {
           // computed from what the cache held: a newer object is looked at again when its event arrives
           if (current?.metadata.resourceVersion !== crd.metadata.resourceVersion) return current!;
-          return { ...(current as KubeObject), status } as KubeObject;
+          return { ...(current as KubeObject), status: next.status } as KubeObject;
         },
         { subresource: 'status' },
       )

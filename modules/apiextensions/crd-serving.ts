@@ -6,7 +6,7 @@
 import type { KubeObject } from '../api/index.js';
 import type { Registry, ResourceDefinition } from '../registry/index.js';
 import { Informer, type WatchCache } from '../watch/index.js';
-import { APIEXTENSIONS } from './crd-definition.js';
+import { crdGroup } from './crd/index.js';
 import { asCrd, servedKindOf } from './served-kind.js';
 
 export class CrdServing {
@@ -19,7 +19,7 @@ export class CrdServing {
     private readonly registry: Registry,
     private readonly log: (message: string) => void,
   ) {
-    this.informer = new Informer(cache, `${APIEXTENSIONS}/customresourcedefinitions`, (e) =>
+    this.informer = new Informer(cache, `${crdGroup}/customresourcedefinitions`, (e) =>
       this.apply(e.object, e.type === 'DELETED'),
     );
   }

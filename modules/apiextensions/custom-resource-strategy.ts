@@ -7,20 +7,20 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ApiError, type KubeObject } from '../api/index.js';
 import type { Strategy } from '../registry/index.js';
-import type { CustomResourceDefinition, CrdVersion } from './crd-shape.js';
-import { firstMatch } from './column-path.js';
-import { isTrue } from './conditions.js';
+import { findResults, parseJSONPath } from '../api/index.js';
+import { isConditionTrue, type CRDVersion, type CustomResourceDefinition } from './crd/index.js';
 import { keepAllButStatus } from './status-only.js';
 import { versionChecks } from './version-checks.js';
 
 const withoutMetadata = ({ metadata: _m, ...rest }: KubeObject) => rest;
 
 /** kube's selectable field values: the text of a string, integer or boolean; nothing for other values. */
-function selectableFieldsOf(version: CrdVersion): Strategy['selectableFields'] {
-  const fields = (version.selectableFields ?? []).map((f) => ({
-    name: f.jsonPath.replace(/^\./, ''),
-    find: firstMatch(f.jsonPath),
-  }));
+function selectableFieldsOf(version: CRDVersion): Strategy['selectableFields'] {
+  const fields = (version.selectableFields ?? []).map((f) => {
+    const template = parseJSONPath(`{${f.jsonPath ?? ''}}`);
+    const find = (obj: KubeObject) => findResults(template, obj, { allowMissingKeys: true })[0]?.[0];
+    return { name: (f.jsonPath ?? '').replace(/^\./, ''), find };
+  });
   if (fields.length === 0) return undefined;
   return (obj) => {
     const values: Record<string, string> = {};
@@ -35,11 +35,11 @@ function selectableFieldsOf(version: CrdVersion): Strategy['selectableFields'] {
 
 export function customResourceStrategies(
   crd: CustomResourceDefinition,
-  version: CrdVersion,
+  version: CRDVersion,
 ): { strategy: Strategy; subresourceStrategies: Record<string, Strategy> } {
   const checks = versionChecks(crd, version);
   const statusIsSubresource = version.subresources?.status !== undefined;
-  const terminating = isTrue(crd.status?.conditions, 'Terminating');
+  const terminating = isConditionTrue(crd, 'Terminating');
 
   const strategy: Strategy = {
     defaults: (obj) => checks.defaults(obj),

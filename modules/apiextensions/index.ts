@@ -1,5 +1,4 @@
 export { ApiextensionsModule } from './apiextensions.module.js';
 export { CrdController } from './crd-controller.js';
 export { CrdServing } from './crd-serving.js';
-export { crdDefinition, APIEXTENSIONS, CLEANUP_FINALIZER } from './crd-definition.js';
 export { servedKindOf } from './served-kind.js';

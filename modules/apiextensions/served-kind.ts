@@ -8,16 +8,21 @@ import { compareKubeAwareVersions } from '../discovery/index.js';
 import {
   allVerbs,
   type ResourceDefinition,
+  type ScalePaths,
   type VersionData,
   type VersionLifecycle,
 } from '../registry/index.js';
 import { converterOf } from './conversion.js';
-import { crdColumns } from './printer-columns.js';
 import { customResourceStrategies } from './custom-resource-strategy.js';
-import type { CustomResourceDefinition, CrdVersion } from './crd-shape.js';
+import {
+  customResourceColumns,
+  isConditionTrue,
+  type CRDVersion,
+  type CustomResourceDefinition,
+} from './crd/index.js';
 
 /** kube's `metadata` of a custom resource as published and pruned: ObjectMeta, whatever the CRD says of it. */
-function publishedSchema(crd: CustomResourceDefinition, version: CrdVersion): Schema {
+function publishedSchema(crd: CustomResourceDefinition, version: CRDVersion): Schema {
   const own: Schema = version.schema?.openAPIV3Schema ?? { type: 'object' };
   const properties: Record<string, Schema> = { ...(own.properties ?? {}) };
   properties.apiVersion = {
@@ -37,25 +42,32 @@ function publishedSchema(crd: CustomResourceDefinition, version: CrdVersion): Sc
   return schema;
 }
 
-const established = (crd: CustomResourceDefinition): boolean =>
-  (crd.status?.conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True');
+/** A version's scale subresource, when it names both replica paths (validation makes sure it does). */
+function scalePaths(version: CRDVersion): ScalePaths | undefined {
+  const scale = version.subresources?.scale;
+  if (!scale?.specReplicasPath || !scale.statusReplicasPath) return undefined;
+  return { ...scale, specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath };
+}
 
 /**
  * The kind `crd` defines, or undefined when it is not to be served (not Established, no served version, being
  * deleted: kube keeps serving a Terminating CRD's objects to their finalizers, so deletion does not stop it).
  */
 export function servedKindOf(crd: CustomResourceDefinition): ResourceDefinition | undefined {
-  if (!established(crd)) return undefined;
+  if (!isConditionTrue(crd, 'Established')) return undefined;
   const names = crd.status?.acceptedNames;
-  if (!names?.plural || !names.kind) return undefined;
-  const served = crd.spec.versions
-    .filter((v) => v.served)
-    .sort((a, b) => compareKubeAwareVersions(a.name, b.name));
-  const storage = crd.spec.versions.find((v) => v.storage);
+  const { group, scope } = crd.spec;
+  const plural = names?.plural;
+  const kind = names?.kind;
+  if (!plural || !kind || !group || (scope !== 'Namespaced' && scope !== 'Cluster')) return undefined;
+  // a stored CRD passed validation: every version has a name
+  const versions = (crd.spec.versions ?? []).filter((v): v is CRDVersion & { name: string } => !!v.name);
+  const served = versions.filter((v) => v.served).sort((a, b) => compareKubeAwareVersions(a.name, b.name));
+  const storage = versions.find((v) => v.storage);
   if (served.length === 0 || !storage) return undefined;
   const perVersion: Record<string, VersionData> = {};
   const lifecycle: Record<string, VersionLifecycle> = {};
-  for (const version of crd.spec.versions) {
+  for (const version of versions) {
     const subresources = [
       ...(version.subresources?.status ? ['status'] : []),
       ...(version.subresources?.scale ? ['scale'] : []),
@@ -63,30 +75,29 @@ export function servedKindOf(crd: CustomResourceDefinition): ResourceDefinition 
     const { strategy, subresourceStrategies } = customResourceStrategies(crd, version);
     perVersion[version.name] = {
       schema: publishedSchema(crd, version),
-      printerColumns: crdColumns(version.additionalPrinterColumns),
+      printerColumns: customResourceColumns(version.additionalPrinterColumns),
       subresources,
-      scale: version.subresources?.scale,
+      scale: scalePaths(version),
       strategy,
       subresourceStrategies,
     };
     if (version.deprecated) {
       lifecycle[version.name] = {
-        warning:
-          version.deprecationWarning ?? `${crd.spec.group}/${version.name} ${names.kind} is deprecated`,
+        warning: version.deprecationWarning ?? `${group}/${version.name} ${kind} is deprecated`,
       };
     }
   }
   const preferred = perVersion[served[0].name];
   return {
-    group: crd.spec.group,
+    group,
     versions: served.map((v) => v.name),
     storageVersion: storage.name,
     lifecycle,
-    resource: names.plural,
-    singular: names.singular || names.kind.toLowerCase(),
-    kind: names.kind,
-    listKind: names.listKind || `${names.kind}List`,
-    scope: crd.spec.scope,
+    resource: plural,
+    singular: names.singular || kind.toLowerCase(),
+    kind,
+    listKind: names.listKind || `${kind}List`,
+    scope,
     shortNames: names.shortNames,
     categories: names.categories,
     verbs: allVerbs,
@@ -104,7 +115,7 @@ export function servedKindOf(crd: CustomResourceDefinition): ResourceDefinition 
     perVersion,
     untyped: true,
     declaredServing: true,
-    convert: crd.spec.versions.length > 1 ? converterOf(crd, names.kind) : undefined,
+    convert: versions.length > 1 ? converterOf(crd, kind) : undefined,
   };
 }
 

@@ -14,7 +14,7 @@ export { eventDefinition } from './core/event.js';
 export { namespaceDefinition } from './core/namespace.js';
 export { secretDefinition } from './core/secret.js';
 export { serviceAccountDefinition } from './core/serviceaccount.js';
-export { ageColumn, nameColumn, timestampSince } from './columns.js';
+export { ageColumn, nameColumn, humanDuration, timestampSince } from './columns.js';
 export { virtualKind, type VirtualKind } from './virtual.js';
 export { tokenRequestSchema } from './authentication/token-request.js';
 export { clusterRoleDefinition, roleDefinition } from './rbac/roles.js';
