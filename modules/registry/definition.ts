@@ -154,6 +154,14 @@ export interface ResourceDefinition {
    * as any kind; storage, watch and the namespace controller never see it. Absent: stored.
    */
   storage?: 'virtual';
+  /**
+   * What a delete without a propagation policy does to the object's dependents (kube's
+   * DefaultGarbageCollectionPolicy): absent is 'DeleteDependents' (background). 'OrphanDependents' adds the
+   * `orphan` finalizer; 'Unsupported' (kube's Events) never gets the garbage collector's finalizers.
+   */
+  garbageCollectionPolicy?: GarbageCollectionPolicy;
 }
+
+export type GarbageCollectionPolicy = 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';
 
 export { groupVersion };
