@@ -254,6 +254,10 @@ describe('garbage collector', () => {
     assert.equal((await get(path('gc-scope', 'configmaps', 'of-widget'))).status, 200);
   });
 
+  it('none of the collector’s writes failed (it logs only failures)', () => {
+    assert.doesNotMatch(s.output(), /garbage-collector/);
+  });
+
   describe('DeleteOptions', () => {
     const del = (name: string, body: object, query = '') =>
       s.request('DELETE', `${path('gc-opts', 'configmaps', name)}${query}`, { body });
