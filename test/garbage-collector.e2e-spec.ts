@@ -322,3 +322,41 @@ describe('garbage collector', () => {
     });
   });
 });
+
+describe('garbage collector on two replicas', () => {
+  const s = useServer({ replicas: 2 });
+
+  it('both collect; racing each other costs no failed write, and the dependents go within 2 s', async () => {
+    const [a, b] = s.servers;
+    const cms = '/api/v1/namespaces/default/configmaps';
+    const owner = (
+      await a.request('POST', cms, {
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'r-owner' } },
+      })
+    ).json;
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'r-owner', uid: owner.metadata.uid };
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        (i % 2 ? a : b).request('POST', cms, {
+          body: {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: `r-dep-${i}`, ownerReferences: [ref] },
+          },
+        }),
+      ),
+    );
+    const started = Date.now();
+    assert.equal((await b.request('DELETE', `${cms}/r-owner`)).status, 200);
+    await eventually(
+      async () => {
+        const items = (await a.request('GET', cms)).json.items as any[];
+        return !items.some((i) => i.metadata.name.startsWith('r-dep-'));
+      },
+      'dependents gone',
+      COLLECT_MS,
+    );
+    console.log(`# garbage collector, two replicas: 50 dependents collected in ${Date.now() - started} ms`);
+    for (const server of s.servers) assert.doesNotMatch(server.output(), /garbage-collector/);
+  });
+});
