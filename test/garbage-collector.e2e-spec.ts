@@ -83,18 +83,20 @@ describe('garbage collector', () => {
     );
   });
 
-  it('collects 100 dependents of a deleted owner quickly (time measured)', async () => {
+  it('collects 100 dependents of a deleted owner (time measured and printed)', async () => {
     const owner = await configMap('gc-bg', 'many');
     await Promise.all(
-      Array.from({ length: 100 }, (_, i) => configMap('gc-bg', `many-${i}`, [ownedBy(owner)])),
+      Array.from({ length: 100 }, (_, i) =>
+        configMap('gc-bg', `many-${i}`, [ownedBy(owner)], { labels: { batch: 'many' } }),
+      ),
     );
     const started = Date.now();
     assert.equal((await s.request('DELETE', path('gc-bg', 'configmaps', 'many'))).status, 200);
+    // a throughput figure, not the 2 s bound: on a loaded 2-core machine 100 deletes may take longer
     let left = 100;
-    while (left > 0 && Date.now() - started < COLLECT_MS) {
-      const list = (await get(path('gc-bg', 'configmaps'))).json;
-      left = list.items.filter((i: any) => i.metadata.name.startsWith('many-')).length;
-      if (left > 0) await new Promise((r) => setTimeout(r, 10));
+    while (left > 0 && Date.now() - started < 5000) {
+      left = (await get(`${path('gc-bg', 'configmaps')}?labelSelector=batch%3Dmany`)).json.items.length;
+      if (left > 0) await new Promise((r) => setTimeout(r, 25));
     }
     const ms = Date.now() - started;
     console.log(`# garbage collector: 100 dependents collected ${ms} ms after their owner's delete`);
@@ -358,5 +360,60 @@ describe('garbage collector on two replicas', () => {
     );
     console.log(`# garbage collector, two replicas: 50 dependents collected in ${Date.now() - started} ms`);
     for (const server of s.servers) assert.doesNotMatch(server.output(), /garbage-collector/);
+  });
+});
+
+describe('garbage collector starting on work left while it was off', () => {
+  const s = useServer({ args: ['--controllers=*,-garbagecollector'] });
+  const cms = '/api/v1/namespaces/default/configmaps';
+  const cm = async (name: string, owner?: any, blockOwnerDeletion?: boolean) =>
+    (
+      await s.request('POST', cms, {
+        body: {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: {
+            name,
+            ...(owner
+              ? {
+                  ownerReferences: [
+                    {
+                      apiVersion: 'v1',
+                      kind: 'ConfigMap',
+                      name: owner.metadata.name,
+                      uid: owner.metadata.uid,
+                      blockOwnerDeletion,
+                    },
+                  ],
+                }
+              : {}),
+          },
+        },
+      })
+    ).json;
+  const status = async (name: string) => (await s.request('GET', `${cms}/${name}`)).status;
+
+  it('collects the dependents of owners deleted meanwhile, and finishes foreground and orphan deletions', async () => {
+    await cm('dep-bg', await cm('gone-owner'));
+    await s.request('DELETE', `${cms}/gone-owner`);
+    await cm('dep-fg', await cm('fg-owner'), true);
+    await s.request('DELETE', `${cms}/fg-owner`, { body: { propagationPolicy: 'Foreground' } });
+    await cm('dep-orphan', await cm('orphan-owner'));
+    await s.request('DELETE', `${cms}/orphan-owner`, { body: { propagationPolicy: 'Orphan' } });
+    await new Promise((r) => setTimeout(r, 500));
+    for (const name of ['dep-bg', 'fg-owner', 'dep-fg', 'orphan-owner', 'dep-orphan'])
+      assert.equal(await status(name), 200, `${name} waits while no collector runs`);
+
+    await s.restart({ args: [] });
+    await eventually(
+      async () =>
+        (await Promise.all(['dep-bg', 'fg-owner', 'dep-fg', 'orphan-owner'].map(status))).every(
+          (c) => c === 404,
+        ),
+      'work done at start',
+      COLLECT_MS,
+    );
+    const orphan = (await s.request('GET', `${cms}/dep-orphan`)).json;
+    assert.equal(orphan.metadata.ownerReferences, undefined);
   });
 });

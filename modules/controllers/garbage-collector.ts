@@ -36,8 +36,8 @@ import { OwnerResolver } from './garbage-collector-owners.js';
 import { Workers } from './garbage-collector-workers.js';
 import { CollectorWrites } from './garbage-collector-writes.js';
 
-/** workers per queue: writes of different objects go to storage together */
-const WORKERS = 8;
+/** workers per queue: writes of different objects go to storage together, in one batch */
+const WORKERS = 16;
 /** a write that lost a race is decided again after this long, on the cache's newer state */
 const RETRY_MS = 50;
 /** an orphaning owner's dependents are rewritten this many at a time */
