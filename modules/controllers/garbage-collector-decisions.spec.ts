@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import type { KubeObject, OwnerReference } from '../api/index.js';
 import {
   decide,
+  ownerReferencesOf,
   unblocked,
   withoutOwners,
   type Decision,
@@ -178,6 +179,13 @@ describe('garbage collector: reference edits', () => {
       ['a', 'c'],
     );
     assert.deepEqual(withoutOwners(refs, ['x']), refs);
+  });
+
+  it('ownerReferencesOf reads only well-formed references (never throws on what storage holds)', () => {
+    const odd = (refs: unknown) => ({ metadata: { ownerReferences: refs } }) as unknown as KubeObject;
+    assert.deepEqual(ownerReferencesOf(odd(undefined)), []);
+    assert.deepEqual(ownerReferencesOf(odd({ uid: 'a' })), []);
+    assert.deepEqual(ownerReferencesOf(odd([null, 'x', { uid: 1 }, ref('a')])), [ref('a')]);
   });
 
   it('unblocked turns every blockOwnerDeletion off and leaves the rest', () => {

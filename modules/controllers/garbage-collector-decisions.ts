@@ -50,7 +50,22 @@ export type Decision =
    */
   | { action: 'delete'; policy: PropagationPolicy; unblock?: true };
 
-export const ownerReferencesOf = (o: KubeObject): OwnerReference[] => o.metadata.ownerReferences ?? [];
+/** The object's references; anything malformed (stored before validation knew better) is not one. */
+export function ownerReferencesOf(o: KubeObject): OwnerReference[] {
+  const refs: unknown = o.metadata.ownerReferences;
+  if (!Array.isArray(refs)) return [];
+  return refs.every(isReference) ? (refs as OwnerReference[]) : refs.filter(isReference);
+}
+
+function isReference(r: unknown): r is OwnerReference {
+  const ref = r as OwnerReference | null;
+  return (
+    typeof ref === 'object' &&
+    ref !== null &&
+    typeof ref.uid === 'string' &&
+    typeof ref.apiVersion === 'string'
+  );
+}
 const has = (o: KubeObject, finalizer: string): boolean => !!o.metadata.finalizers?.includes(finalizer);
 export const isDeleting = (o: KubeObject): boolean => !!o.metadata.deletionTimestamp;
 /** deletionTimestamp and `foregroundDeletion`: its dependents go first */

@@ -78,11 +78,13 @@ export class GarbageCollector implements Controller {
   start(): void {
     this.unsubscribe = this.registry.subscribe((e) => this.kindChanged(e));
     const first = this.registry.stored.filter(collectable).map((def) => this.follow(def));
-    void Promise.all(first).then(() => {
-      const work = this.pending ?? [];
-      this.pending = undefined;
-      for (const w of work) this.enqueue(w);
-    });
+    void Promise.all(first)
+      .then(() => {
+        const work = this.pending ?? [];
+        this.pending = undefined;
+        for (const w of work) this.enqueue(w);
+      })
+      .catch((e) => this.log(`garbage collector: ${(e as Error).message}`));
   }
 
   async stop(): Promise<void> {
@@ -117,17 +119,24 @@ export class GarbageCollector implements Controller {
     if (this.stopped) return;
     this.owners.invalidate();
     const resource = storageKey(e.definition);
-    if (e.type !== 'removed' && collectable(e.definition)) void this.follow(e.definition);
+    if (e.type !== 'removed' && collectable(e.definition))
+      void this.follow(e.definition).catch((err) => this.log(`garbage collector: ${(err as Error).message}`));
     else if (this.informers.has(resource)) this.unfollow(resource);
     const retry = [...this.unresolved];
     this.unresolved.clear();
     for (const uid of retry) this.enqueue({ queue: 'delete', uid });
   }
 
+  /** Runs inside the watch cache's feed: it must not throw there, whatever the object holds. */
   private observed(resource: string, e: InformerEvent): void {
     if (this.stopped) return;
-    const work = e.type === 'DELETED' ? this.graph.forget(e.object) : this.graph.observe(resource, e.object);
-    for (const w of work) this.enqueue(w);
+    try {
+      const work =
+        e.type === 'DELETED' ? this.graph.forget(e.object) : this.graph.observe(resource, e.object);
+      for (const w of work) this.enqueue(w);
+    } catch (err) {
+      this.log(`garbage collector: ${resource} ${e.object.metadata?.name}: ${(err as Error).message}`);
+    }
   }
 
   private enqueue(w: Work): void {
