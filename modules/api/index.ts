@@ -16,6 +16,7 @@ export {
   isPlainObject,
   KubeList,
   ObjectMeta,
+  OwnerReference,
 } from './object.js';
 export { UserInfo, anonymousUser } from './user.js';
 export { RequestInfo, parseRequestInfo, queryFlag } from './request-info.js';

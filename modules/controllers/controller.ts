@@ -22,6 +22,7 @@ export const knownControllers: readonly ControllerName[] = [
   { name: 'serviceaccount-token', enabledByDefault: true },
   { name: 'root-ca-cert-publisher', enabledByDefault: true },
   { name: 'clusterrole-aggregation', enabledByDefault: true },
+  { name: 'garbagecollector', enabledByDefault: true },
   { name: 'tokencleaner', enabledByDefault: false },
   { name: 'bootstrapsigner', enabledByDefault: false },
 ];

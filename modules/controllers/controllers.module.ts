@@ -14,6 +14,7 @@ import { WatchCache } from '../watch/index.js';
 import { BootstrapSigner } from './bootstrap-signer.js';
 import type { ClusterEndpoint } from './cluster-info.js';
 import { enabledControllers, type Controller } from './controller.js';
+import { GarbageCollector } from './garbage-collector.js';
 import { NamespaceController } from './namespace-controller.js';
 import { RootCaPublisher } from './root-ca-publisher.js';
 import { ControllerRunner } from './runner.js';
@@ -133,6 +134,12 @@ export class ControllersModule {
           inject: [WatchCache, Registry, GenericStore],
         },
         {
+          provide: GarbageCollector,
+          useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore) =>
+            new GarbageCollector(cache, registry, generic, logTo('garbage-collector')),
+          inject: [WatchCache, Registry, GenericStore],
+        },
+        {
           provide: CONTROLLERS,
           useFactory: (...controllers: Controller[]) => controllers,
           inject: [
@@ -143,6 +150,7 @@ export class ControllersModule {
             TokenCleaner,
             BootstrapSigner,
             ClusterRoleAggregation,
+            GarbageCollector,
           ],
         },
         {

@@ -9,3 +9,4 @@ export { ServiceAccountController, DEFAULT_SERVICE_ACCOUNT } from './serviceacco
 export { RootCaPublisher, ROOT_CA_CONFIGMAP, ROOT_CA_KEY } from './root-ca-publisher.js';
 export { ServiceAccountTokenController } from './serviceaccount-token-controller.js';
 export { DefaultPolicy } from './default-policy.js';
+export { GarbageCollector } from './garbage-collector.js';

@@ -1,11 +1,11 @@
 /** delete and deletecollection: DeleteOptions from the query and the body, then the generic store. */
-import { ApiError, isPlainObject } from '../api/index.js';
+import { ApiError, fieldError, isPlainObject, type FieldError } from '../api/index.js';
 import { decodeBody, decodeCbor, decodeDeleteOptions, negotiateInput } from '../codec/index.js';
 import type { DeleteOptions, GenericStore } from '../registry/index.js';
 import {
   bodyOf,
+  dryRunErrors,
   invalidOptions,
-  parseDryRun,
   queryValues,
   selectionOf,
   type ResourceRequest,
@@ -27,22 +27,33 @@ function deleteOptions(r: ResourceRequest): DeleteOptions {
     if (!isPlainObject(decoded)) throw ApiError.badRequest('the body must be a DeleteOptions object');
     fromBody = decoded;
   }
-  const pick = (name: string) => r.query[name] ?? fromBody[name];
+  // a null in the body is an unset pointer, as Go decodes it
+  const pick = (name: string) => r.query[name] ?? fromBody[name] ?? undefined;
   const grace = pick('gracePeriodSeconds');
   const policy = pick('propagationPolicy');
-  if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(String(policy))) {
-    throw invalidOptions('DeleteOptions', [
-      {
-        type: 'NotSupported',
-        field: 'propagationPolicy',
-        value: policy,
-        detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
-      },
-    ]);
-  }
+  const orphan = orphanDependentsOf(pick('orphanDependents'));
   const dryRun = queryValues(r.req.query, 'dryRun');
   const bodyDryRun = Array.isArray(fromBody.dryRun) ? fromBody.dryRun.map(String) : [];
-  r.ctx.dryRun = parseDryRun(dryRun.length > 0 ? dryRun : bodyDryRun, 'DeleteOptions');
+  const dryRunValues = dryRun.length > 0 ? dryRun : bodyDryRun;
+  // kube's ValidateDeleteOptions, every finding in one 422
+  const errors: FieldError[] = [];
+  if (orphan !== undefined && policy !== undefined) {
+    errors.push(
+      fieldError.invalid(
+        'propagationPolicy',
+        String(policy),
+        'orphanDependents and deletionPropagation cannot be both set',
+      ),
+    );
+  }
+  if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(String(policy))) {
+    errors.push(
+      fieldError.notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil']),
+    );
+  }
+  errors.push(...dryRunErrors(dryRunValues));
+  if (errors.length > 0) throw invalidOptions('DeleteOptions', errors);
+  r.ctx.dryRun = dryRunValues.length > 0;
   const pre = isPlainObject(fromBody.preconditions) ? fromBody.preconditions : undefined;
   if (grace !== undefined && !Number.isInteger(Number(grace))) {
     throw ApiError.badRequest(`invalid gracePeriodSeconds: ${String(grace)}`);
@@ -50,24 +61,38 @@ function deleteOptions(r: ResourceRequest): DeleteOptions {
   return {
     gracePeriodSeconds: grace === undefined ? undefined : Number(grace),
     propagationPolicy: policy === undefined ? undefined : String(policy),
+    orphanDependents: orphan,
     preconditions: pre
       ? { uid: pre.uid as string | undefined, resourceVersion: pre.resourceVersion as string | undefined }
       : undefined,
   };
 }
 
-/** An object removed at once answers a Success Status; one left Terminating answers itself. */
+/** Go's strconv.ParseBool, as kube reads a boolean query parameter; a body carries a JSON boolean. */
+function orphanDependentsOf(value: unknown): boolean | undefined {
+  if (value === undefined || typeof value === 'boolean') return value;
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(String(value))) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(String(value))) return false;
+  throw ApiError.badRequest(`invalid orphanDependents: ${String(value)}`);
+}
+
+/**
+ * An object removed at once answers a Success Status; one left Terminating answers itself: 200, or 202
+ * when the client asked for the cascade with the legacy `orphanDependents: false` (kube keeps 200 for all
+ * other callers, who expect it).
+ */
 export async function remove(
   generic: GenericStore,
   r: ResourceRequest,
   onTerminating: () => void,
 ): Promise<unknown> {
   const { info, def } = r;
-  const result = await generic.delete(r.ctx, def, info.namespace, info.name, deleteOptions(r));
+  const options = deleteOptions(r);
+  const result = await generic.delete(r.ctx, def, info.namespace, info.name, options);
   addWarnings(r.reply, r.ctx.warnings);
   if (!result.removed) {
     onTerminating();
-    return send(r.reply, 200, result.object, r.out);
+    return send(r.reply, options.orphanDependents === false ? 202 : 200, result.object, r.out);
   }
   return send(
     r.reply,

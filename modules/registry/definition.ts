@@ -196,6 +196,14 @@ export interface ResourceDefinition {
   servedVersion?: string;
   /** its versions are served as it declares them (a CRD's `served`): --runtime-config does not apply */
   declaredServing?: boolean;
+  /**
+   * What a delete without a propagation policy does to the object's dependents (kube's
+   * DefaultGarbageCollectionPolicy): absent is 'DeleteDependents' (background). 'OrphanDependents' adds the
+   * `orphan` finalizer; 'Unsupported' (kube's Events) never gets the garbage collector's finalizers.
+   */
+  garbageCollectionPolicy?: GarbageCollectionPolicy;
 }
+
+export type GarbageCollectionPolicy = 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';
 
 export { groupVersion };

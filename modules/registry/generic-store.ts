@@ -20,6 +20,7 @@ import {
 import { admitEverything, type Admission, type AdmissionAttributes } from './admission.js';
 import { groupVersion, type ResourceDefinition, type Strategy } from './definition.js';
 import { deepEqual, fillForCreate, fillForUpdate, pendingFinalizers } from './object-meta.js';
+import { deletionFinalizers, preconditionFailure, type DeleteOptions } from './deletion.js';
 import { recordManagedFields } from './managed-fields.js';
 import { storageKey } from './registry.js';
 import { servedAs, servedOne, storedAs } from './version-view.js';
@@ -36,11 +37,7 @@ export interface WriteOptions {
   forceAllowCreate?: boolean;
 }
 
-export interface DeleteOptions {
-  gracePeriodSeconds?: number;
-  propagationPolicy?: string;
-  preconditions?: { uid?: string; resourceVersion?: string };
-}
+export type { DeleteOptions };
 
 export interface WriteResult {
   object: KubeObject;
@@ -204,8 +201,9 @@ export class GenericStore {
   ): Promise<DeleteResult> {
     return this.guaranteedUpdate(def, namespace, name, async (current) => {
       if (!current) throw ApiError.notFound(this.gr(def), name);
-      this.checkPreconditions(def, current, options);
-      return this.deleteCurrent(ctx, def, current);
+      const failed = preconditionFailure(this.gr(def), current.object, current.rv, options);
+      if (failed) throw failed;
+      return this.deleteCurrent(ctx, def, current, options);
     });
   }
 
@@ -344,23 +342,34 @@ export class GenericStore {
     return def.subresourceStrategies?.[subresource] ?? {};
   }
 
-  /** First delete: with finalizers pending, the object only turns Terminating; without, it is removed. */
+  /**
+   * With finalizers pending (the garbage collector's, as the propagation policy asks, included), the object
+   * only turns Terminating, or stays so with its GC finalizers changed; without, it is removed.
+   */
   private async deleteCurrent(
     ctx: RequestContext,
     def: ResourceDefinition,
     current: Stored,
+    options: DeleteOptions,
   ): Promise<DeleteResult> {
     const obj = current.object;
     const key = this.key(def, obj.metadata.namespace ?? '', obj.metadata.name!);
     const attributes = this.attributes(ctx, 'DELETE', def, undefined, '', obj);
     await this.admission.admit(attributes);
     await this.admission.validate(attributes);
-    if (pendingFinalizers(def, obj).length > 0 || this.terminatesFirst(def, obj)) {
-      if (obj.metadata.deletionTimestamp) return { object: obj, removed: false };
-      const next = structuredClone(obj);
-      next.metadata.deletionTimestamp = nowTimestamp();
-      next.metadata.deletionGracePeriodSeconds = 0;
-      def.strategy.prepareForDelete?.(next, ctx);
+    const finalizers = deletionFinalizers(def, obj, options);
+    const next = structuredClone(obj);
+    if (finalizers) next.metadata.finalizers = finalizers;
+    if (pendingFinalizers(def, next).length > 0 || this.terminatesFirst(def, next)) {
+      if (obj.metadata.deletionTimestamp && !finalizers) return { object: obj, removed: false };
+      if (!obj.metadata.deletionTimestamp) {
+        next.metadata.deletionTimestamp = nowTimestamp();
+        next.metadata.deletionGracePeriodSeconds = 0;
+        // kube counts the start of a deletion as a change of the object's spec
+        if (next.metadata.generation) next.metadata.generation += 1;
+        def.strategy.prepareForDelete?.(next, ctx);
+      }
+      if (next.metadata.finalizers?.length === 0) delete next.metadata.finalizers;
       return { object: await this.commitUpdate(ctx, def, next, current), removed: false };
     }
     if (ctx.dryRun) return { object: obj, removed: true };
@@ -369,25 +378,6 @@ export class GenericStore {
 
   private terminatesFirst(def: ResourceDefinition, obj: KubeObject): boolean {
     return (def.strategy.finalizers?.(obj).length ?? 0) > 0;
-  }
-
-  private checkPreconditions(def: ResourceDefinition, current: Stored, options: DeleteOptions): void {
-    const pre = options.preconditions;
-    const name = current.object.metadata.name!;
-    if (pre?.uid && pre.uid !== current.object.metadata.uid) {
-      throw ApiError.conflict(
-        this.gr(def),
-        name,
-        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.object.metadata.uid}`,
-      );
-    }
-    if (pre?.resourceVersion && pre.resourceVersion !== String(current.rv)) {
-      throw ApiError.conflict(
-        this.gr(def),
-        name,
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.rv}`,
-      );
-    }
   }
 
   private attributes(

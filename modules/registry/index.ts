@@ -11,3 +11,9 @@ export { ignoredFields } from './managed-fields.js';
 export { type UpdatedObject } from './generic-store.js';
 export * from './admission.js';
 export { storageFailure } from './store-errors.js';
+export {
+  FOREGROUND_FINALIZER,
+  ORPHAN_FINALIZER,
+  deletionFinalizers,
+  type PropagationPolicy,
+} from './deletion.js';

@@ -177,6 +177,8 @@ export const eventDefinition: ResourceDefinition = {
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
   nameRule: 'pathSegment',
   allowCreateOnUpdate: true,
+  // kube's event storage never asks the garbage collector for anything (events may not be owners either)
+  garbageCollectionPolicy: 'Unsupported',
   schema,
   description: schema.description ?? '',
   printerColumns: [

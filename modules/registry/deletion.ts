@@ -1,0 +1,99 @@
+/**
+ * What a delete decides before it writes, as kube's generic store decides it: whether the preconditions hold,
+ * and which of the garbage collector's finalizers the object must carry while it goes. `orphan` asks the
+ * collector to take the object's uid out of its dependents' ownerReferences first; `foregroundDeletion` asks it
+ * to delete the dependents first. Background deletion needs neither: the collector removes the dependents
+ * after the owner is gone.
+ */
+import { ApiError, type GroupResource, type KubeObject } from '../api/index.js';
+import type { GarbageCollectionPolicy, ResourceDefinition } from './definition.js';
+
+export const ORPHAN_FINALIZER = 'orphan';
+export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+
+export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+
+export interface DeleteOptions {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: string;
+  /** the deprecated form of propagationPolicy (true: Orphan); a request may not set both */
+  orphanDependents?: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+/**
+ * Orphan or not, in kube's order of precedence: the request's options, then a GC finalizer the object
+ * already has (set by its author or by an earlier delete), then the kind's default.
+ */
+function shouldOrphan(
+  policy: GarbageCollectionPolicy,
+  finalizers: string[],
+  options: DeleteOptions,
+): boolean {
+  if (policy === 'Unsupported') return false;
+  if (options.orphanDependents !== undefined) return options.orphanDependents;
+  if (options.propagationPolicy !== undefined) return options.propagationPolicy === 'Orphan';
+  const first = finalizers.find((f) => f === ORPHAN_FINALIZER || f === FOREGROUND_FINALIZER);
+  if (first) return first === ORPHAN_FINALIZER;
+  return policy === 'OrphanDependents';
+}
+
+/** Foreground or not, with the same precedence; no kind defaults to foreground. */
+function shouldDeleteDependents(
+  policy: GarbageCollectionPolicy,
+  finalizers: string[],
+  options: DeleteOptions,
+): boolean {
+  if (policy === 'Unsupported') return false;
+  if (options.orphanDependents !== undefined) return false;
+  if (options.propagationPolicy !== undefined) return options.propagationPolicy === 'Foreground';
+  const first = finalizers.find((f) => f === ORPHAN_FINALIZER || f === FOREGROUND_FINALIZER);
+  return first === FOREGROUND_FINALIZER;
+}
+
+/**
+ * The finalizers `obj` gets when deleted with `options`, or undefined when they stay as they are. The other
+ * finalizers keep their order; the GC ones are dropped and put back at the end as asked, as kube does.
+ * A repeated delete of a Terminating object may change them (orphan → foreground, or drop both).
+ */
+export function deletionFinalizers(
+  def: ResourceDefinition,
+  obj: KubeObject,
+  options: DeleteOptions,
+): string[] | undefined {
+  const policy = def.garbageCollectionPolicy ?? 'DeleteDependents';
+  const current = obj.metadata.finalizers ?? [];
+  const next = current.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
+  if (shouldOrphan(policy, current, options)) next.push(ORPHAN_FINALIZER);
+  if (shouldDeleteDependents(policy, current, options)) next.push(FOREGROUND_FINALIZER);
+  const before = new Set(current);
+  const after = new Set(next);
+  const same = before.size === after.size && [...before].every((f) => after.has(f));
+  return same ? undefined : next;
+}
+
+/** kube's delete preconditions: the object must still be the one (uid) and, when asked, at that revision. */
+export function preconditionFailure(
+  gr: GroupResource,
+  current: KubeObject,
+  rv: number,
+  options: DeleteOptions,
+): ApiError | undefined {
+  const pre = options.preconditions;
+  const { name, uid } = current.metadata;
+  if (pre?.uid && pre.uid !== uid) {
+    return ApiError.conflict(
+      gr,
+      name!,
+      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`,
+    );
+  }
+  if (pre?.resourceVersion && pre.resourceVersion !== String(rv)) {
+    return ApiError.conflict(
+      gr,
+      name!,
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${rv}`,
+    );
+  }
+  return undefined;
+}
