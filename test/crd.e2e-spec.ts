@@ -236,6 +236,22 @@ describe('CustomResourceDefinitions with kubectl', () => {
     assert.match(conflict.stderr, /conflict/i);
   });
 
+  it('custom resources owned by a ConfigMap are collected with it', async () => {
+    await k(['create', 'configmap', 'owner', '-n', 'default', '--from-literal=a=b']);
+    const uid = await k(['get', 'cm', 'owner', '-n', 'default', '-o', 'jsonpath={.metadata.uid}']);
+    const owned = gizmo('owned', 'red').replace(
+      '  namespace: default',
+      `  namespace: default\n  ownerReferences:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: owner\n    uid: ${uid}`,
+    );
+    await k(['create', '-f', await file('owned.yaml', owned)]);
+    await k(['delete', 'cm', 'owner', '-n', 'default']);
+    await eventually(
+      async () => (await run(['get', 'gizmo', 'owned', '-n', 'default'])).code !== 0,
+      'the owned gizmo is collected',
+      5_000,
+    );
+  });
+
   it('deleting the CRD deletes its objects, ends their watches, then goes; creates are refused meanwhile', async () => {
     const watch = await openWatch(s, '/apis/tools.pgkube.io/v1/gizmos?watch=true');
     try {
