@@ -146,7 +146,7 @@ async function servedOnSecondReplica(): Promise<void> {
   await a.stop();
   await b.stop();
   await db.stop();
-  if (process.env.BENCH_VERBOSE) console.log(latencies.map((l) => l.toFixed(0)).join(" "));
+  if (process.env.BENCH_VERBOSE) console.log(latencies.map((l) => l.toFixed(0)).join(' '));
   const sorted = [...latencies].sort((x, y) => x - y);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   console.log(
