@@ -17,7 +17,9 @@ import {
 import { isDNS1035Label, validateObjectMeta } from '../validation/index.js';
 import { decodeObject } from './decode.js';
 import { errorValueText } from './go-values.js';
-import { compileValueNode, type ValueNode } from './value-node.js';
+import { anyBelow, compileValueNode, type ValueNode } from './value-node.js';
+
+const isEmbedded = (n: ValueNode): boolean => n.embedded;
 
 function child(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`;
@@ -98,6 +100,7 @@ function validateEmbeddedResource(path: string, x: Record<string, unknown>, errs
 }
 
 function walk(path: string, node: ValueNode, x: unknown, errs: FieldError[]): void {
+  if (!anyBelow(node, 'embedded', isEmbedded)) return;
   if (Array.isArray(x)) {
     if (node.items) for (let i = 0; i < x.length; i++) walk(`${path}[${i}]`, node.items, x[i], errs);
     return;

@@ -10,7 +10,9 @@
  */
 import { isPlainObject, type FieldError, type Schema } from '../api/index.js';
 import { errorValueText, goJSON } from './go-values.js';
-import { compileValueNode, type ValueNode } from './value-node.js';
+import { anyBelow, compileValueNode, type ValueNode } from './value-node.js';
+
+const hasListType = (n: ValueNode): boolean => n.listType === 'set' || n.listType === 'map';
 
 /** A map-type list item without its key: all such items share one identity, as in kube. */
 const unspecifiedKey = Symbol('unspecified');
@@ -80,6 +82,7 @@ function checkMap(path: string, node: ValueNode, list: unknown[], errs: FieldErr
 }
 
 function walk(path: string, node: ValueNode, value: unknown, errs: FieldError[]): void {
+  if (!anyBelow(node, 'listType', hasListType)) return;
   if (Array.isArray(value)) {
     if (node.listType === 'set') {
       for (const i of repeats(value)) errs.push(duplicate(`${path}[${i}]`, value[i]));

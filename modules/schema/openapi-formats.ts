@@ -9,8 +9,6 @@ import { isMailAddress, isRequestURI, parseCIDR, parseIP, parseMAC } from './net
 
 type Check = (s: string) => boolean;
 
-const hostnamePattern =
-  /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9\-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u;
 const uuid = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 const uuid3 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 const uuid4 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
@@ -29,9 +27,98 @@ function byteLength(s: string): number {
   return Buffer.byteLength(s, 'utf8');
 }
 
+const symbolOrLetter = /^[\p{S}\p{L}]$/u;
+const letter = /^\p{L}$/u;
+
+/** strfmt's hostname character: a letter, digit or symbol (Unicode ones too) */
+function hostChar(ch: string): boolean {
+  const c = ch.charCodeAt(0);
+  if (c < 0x80) return /[a-zA-Z0-9$+<=>^`|~]/.test(ch);
+  return symbolOrLetter.test(ch);
+}
+
+function labelValid(label: string[]): boolean {
+  const n = label.length;
+  if (n < 1 || n > 63 || !hostChar(label[0]) || !hostChar(label[n - 1])) return false;
+  for (let i = 1; i < n - 1; i++) if (label[i] !== '-' && !hostChar(label[i])) return false;
+  return true;
+}
+
+/**
+ * strfmt's hostname pattern, matched by hand (the regexp with Unicode classes costs microseconds a value):
+ * either one label that may hold a single dash right after its first character, or dot-separated labels
+ * ending in 2 to 63 letters; then Go's limits of 255 bytes in all and 63 a label.
+ */
+function asciiHostChar(c: number): boolean {
+  return (
+    (c >= 97 && c <= 122) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 48 && c <= 57) ||
+    c === 36 || // $ + < = > ^ ` | ~ are symbols (\p{S})
+    c === 43 ||
+    (c >= 60 && c <= 62) ||
+    c === 94 ||
+    c === 96 ||
+    c === 124 ||
+    c === 126
+  );
+}
+
+/** The same check for an all-ASCII name without allocating; undefined when the name is not ASCII. */
+function asciiHostname(s: string): boolean | undefined {
+  const n = s.length;
+  for (let i = 0; i < n; i++) if (s.charCodeAt(i) >= 0x80) return undefined;
+  if (n > 255) return false;
+  const lastDot = s.lastIndexOf('.');
+  if (lastDot < 0) {
+    if (!asciiHostChar(s.charCodeAt(0))) return false;
+    let i = s.charCodeAt(1) === 45 ? 2 : 1;
+    if (n - i > 62) return false;
+    for (; i < n; i++) if (!asciiHostChar(s.charCodeAt(i))) return false;
+    return true;
+  }
+  const tld = n - lastDot - 1;
+  if (tld < 2 || tld > 63) return false;
+  for (let i = lastDot + 1; i < n; i++) {
+    const c = s.charCodeAt(i) | 0x20;
+    if (c < 97 || c > 122) return false;
+  }
+  let start = 0;
+  while (start <= lastDot) {
+    const end = s.indexOf('.', start);
+    const len = end - start;
+    if (len < 1 || len > 63) return false;
+    if (!asciiHostChar(s.charCodeAt(start)) || !asciiHostChar(s.charCodeAt(end - 1))) return false;
+    for (let i = start + 1; i < end - 1; i++) {
+      const c = s.charCodeAt(i);
+      if (c !== 45 && !asciiHostChar(c)) return false;
+    }
+    start = end + 1;
+  }
+  return true;
+}
+
 function isHostname(s: string): boolean {
-  if (!hostnamePattern.test(s) || byteLength(s) > 255) return false;
-  return s.split('.').every((part) => byteLength(part) <= 63);
+  if (s.length === 0) return false;
+  const ascii = asciiHostname(s);
+  if (ascii !== undefined) return ascii;
+  const parts = s.split('.');
+  if (parts.length === 1) {
+    const chars = [...s];
+    if (!hostChar(chars[0])) return false;
+    let i = 1;
+    if (chars[i] === '-') i++;
+    if (chars.length - i > 62) return false;
+    for (; i < chars.length; i++) if (!hostChar(chars[i])) return false;
+  } else {
+    const tld = [...parts[parts.length - 1]];
+    if (tld.length < 2 || tld.length > 63) return false;
+    for (const ch of tld)
+      if (!(/[a-zA-Z]/.test(ch) || (ch.charCodeAt(0) >= 0x80 && letter.test(ch)))) return false;
+    for (let i = 0; i < parts.length - 1; i++) if (!labelValid([...parts[i]])) return false;
+  }
+  if (byteLength(s) > 255) return false;
+  return parts.every((part) => byteLength(part) <= 63);
 }
 
 function daysIn(month: number, year: number): number {

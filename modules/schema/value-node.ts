@@ -14,6 +14,8 @@ export interface ValueNode {
   types: string[];
   /** types joined by `,` as the type error message prints them */
   typeText: string;
+  allowsNumber: boolean;
+  allowsInteger: boolean;
   nullable: boolean;
   /** the format as written, when kube checks it (formats kube does not support are dropped) */
   format: string;
@@ -38,6 +40,10 @@ export interface ValueNode {
   props: Map<string, ValueNode> | undefined;
   /** property names in schema order (kube's order is Go's random map order; ours is stable) */
   propNames: string[];
+  /** the nodes of propNames, at the same indexes */
+  propNodes: ValueNode[];
+  /** whether a property name is also one of Object.prototype's (`constructor`, `toString`) */
+  propInherited: boolean[];
   /** additionalProperties: a schema, or false (no other keys), or undefined (any key, not validated) */
   additional: ValueNode | undefined;
   noAdditional: boolean;
@@ -75,6 +81,8 @@ export function compileValueNode(schema: Schema): ValueNode {
     schema,
     types,
     typeText: types.join(','),
+    allowsNumber: types.includes('number'),
+    allowsInteger: types.includes('integer'),
     nullable: schema.nullable === true,
     format: check ? (schema.format ?? '') : '',
     formatCheck: check,
@@ -96,6 +104,8 @@ export function compileValueNode(schema: Schema): ValueNode {
     required: schema.required && schema.required.length > 0 ? schema.required : undefined,
     props: undefined,
     propNames: [],
+    propNodes: [],
+    propInherited: [],
     additional: undefined,
     noAdditional: schema.additionalProperties === false,
     items: undefined,
@@ -116,7 +126,12 @@ export function compileValueNode(schema: Schema): ValueNode {
   if (schema.properties) {
     node.props = new Map();
     node.propNames = Object.keys(schema.properties);
-    for (const key of node.propNames) node.props.set(key, compileValueNode(schema.properties[key]));
+    for (const key of node.propNames) {
+      const child = compileValueNode(schema.properties[key]);
+      node.props.set(key, child);
+      node.propNodes.push(child);
+      node.propInherited.push(key in Object.prototype);
+    }
   }
   if (typeof schema.additionalProperties === 'object' && schema.additionalProperties !== null)
     node.additional = compileValueNode(schema.additionalProperties);
@@ -126,4 +141,29 @@ export function compileValueNode(schema: Schema): ValueNode {
   node.oneOf = list(schema.oneOf);
   if (schema.not) node.not = compileValueNode(schema.not);
   return node;
+}
+
+const below = new Map<string, WeakMap<ValueNode, boolean>>();
+
+/**
+ * Whether `node` or any node a value under it can reach (properties, map values, items) passes `test`:
+ * walks that only look for list types or embedded resources skip the subtrees that have none. Remembered
+ * per node and `key`; self-referencing schemas are fine.
+ */
+export function anyBelow(node: ValueNode, key: string, test: (n: ValueNode) => boolean): boolean {
+  let memo = below.get(key);
+  if (!memo) below.set(key, (memo = new WeakMap()));
+  const known = memo.get(node);
+  if (known !== undefined) return known;
+  const seen = new Set<ValueNode>();
+  const visit = (n: ValueNode | undefined): boolean => {
+    if (!n || seen.has(n)) return false;
+    seen.add(n);
+    if (test(n)) return true;
+    if (n.props) for (const p of n.props.values()) if (visit(p)) return true;
+    return visit(n.additional) || visit(n.items);
+  };
+  const found = visit(node);
+  memo.set(node, found);
+  return found;
 }
