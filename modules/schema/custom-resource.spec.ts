@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { formatFieldError, type Schema } from '../api/index.js';
 import { blockingError, validateCustomResource, validateCustomResourceStatus } from './custom-resource.js';
 import { correlate } from './correlate.js';
+import { decodeObject } from './decode.js';
+import { applyDefaults } from './defaults.js';
 
 const schema: Schema = {
   type: 'object',
@@ -65,5 +67,22 @@ describe('validateCustomResource', () => {
       e && formatFieldError(e),
       '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
     );
+  });
+});
+
+describe('a custom resource on its way through: decode, default, validate', () => {
+  it('prunes, defaults and reports as kube does', () => {
+    const withDefaults: Schema = structuredClone(schema);
+    withDefaults.properties!.spec.properties!.size.default = 1;
+    const body = { ...base, spec: { bogus: true, tags: ['a'] } };
+    const { object, unknownFields } = decodeObject(body, withDefaults, {
+      kind: 'Widget',
+      version: 'v1',
+      customResource: true,
+    });
+    assert.deepEqual(unknownFields, ['spec.bogus']);
+    applyDefaults(withDefaults, object);
+    assert.deepEqual(object, { ...base, spec: { size: 1, tags: ['a'] } });
+    assert.deepEqual(validateCustomResource(withDefaults, object), []);
   });
 });

@@ -4,6 +4,15 @@
  * list-type uniqueness (on update only when the old object passes it). The caller adds the generic object
  * metadata validation before these and the CEL rules after them, unless `blockingError` says CEL must not
  * run. The status subresource validates `status` alone against the status schema, without ratcheting.
+ *
+ * A custom resource's way through, as kube takes it (`schema` is the version's openAPIV3Schema):
+ * - decode: `decodeObject(body, schema, { kind, version, customResource: true })`: pruning, unknown field
+ *   paths for fieldValidation, metadata decoded as an ObjectMeta (400 on a wrong type);
+ * - default: `applyDefaults(schema, obj)` after decoding, and on every read of a stored object (objects
+ *   stored before a default was added get it), skipped when `hasDefaults(schema)` is false;
+ * - validate: generic metadata rules, then `validateCustomResource(schema, obj)` on create or
+ *   `validateCustomResource(schema, obj, { old })` on update (share `correlate(obj, old, schema)` with the
+ *   CEL transition rules through `correlation`), then CEL unless `blockingError(errs)` returns the error to add.
  */
 import { isPlainObject, type FieldError, type Schema } from '../api/index.js';
 import type { Correlation } from './correlate.js';
