@@ -13,6 +13,7 @@ export { validateListTypes, validateListTypesUpdate } from './list-types.js';
 export { applyDefaults, hasDefaults, prunedCopy, validateDefault } from './defaults.js';
 export { validateEmbeddedResources, decodeObjectMeta } from './embedded.js';
 export { Correlation, correlate, compositeKey } from './correlate.js';
+export { compileValueNode, type ValueNode } from './value-node.js';
 export {
   validateCustomResource,
   validateCustomResourceStatus,
