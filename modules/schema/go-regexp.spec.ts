@@ -25,6 +25,17 @@ const cases: [pattern: string, input: string, matches: boolean][] = [
   ['^\\Qa.b\\E$', 'axb', false],
   ['^.$', '😀', true],
   ['^\\x{1F600}$', '😀', true],
+  // flags part-way last to the end of their group
+  ['a(?i)b', 'aB', true],
+  ['a(?i)b', 'AB', false],
+  ['^((?i)jan|feb)(:x)?$', 'FEB', true],
+  ['^((?i)jan|feb)(:x)?$', 'feb:X', false],
+  ['^(?i)(abort|warn)?$', 'WARN', true],
+  ['^(?i:[a-c]+)d$', 'aBCd', true],
+  ['^(?i:[a-c]+)d$', 'abcD', false],
+  ['^a(?s:.)b$', 'a\nb', true],
+  ['^a.b$', 'a\nb', false],
+  ['(?m:^b$)', 'a\nb', true],
 ];
 
 describe('goRegExp', () => {
@@ -33,6 +44,7 @@ describe('goRegExp', () => {
   }
 
   it('gives up on what it cannot translate, rather than refuse values', () => {
-    assert.equal(goRegExp('a(?i)b'), undefined);
+    assert.equal(goRegExp('a(?U)b*'), undefined);
+    assert.equal(goRegExp('[[:^alpha:]]'), undefined);
   });
 });
