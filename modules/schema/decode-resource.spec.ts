@@ -137,4 +137,23 @@ describe("decodeObject: customResource (kube's decoding of custom resources)", (
       spec: { manifest: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' } } },
     });
   });
+
+  it('keeps unknown fields in the items of a list marked preserve-unknown-fields, as kube pruning does', () => {
+    const schema: Schema = {
+      type: 'object',
+      properties: {
+        list: {
+          type: 'array',
+          'x-kubernetes-preserve-unknown-fields': true,
+          items: {
+            type: 'object',
+            properties: { a: { type: 'object', properties: { b: { type: 'string' } } } },
+          },
+        },
+      },
+    };
+    const { object, unknownFields } = decode({ list: [{ x: 1, a: { b: 'y', c: 2 } }] }, schema);
+    assert.deepEqual(unknownFields, ['list[0].a.c']);
+    assert.deepEqual(object, { list: [{ x: 1, a: { b: 'y' } }] });
+  });
 });

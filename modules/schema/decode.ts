@@ -14,6 +14,7 @@ import type { Schema } from '../api/index.js';
 import { compileSchema, goType, NodeKind, type Node } from './compile.js';
 import { base64Valid, checkBase64, parseGoTime, quantityError } from './formats.js';
 import { errorValueText } from './go-values.js';
+import { dropEmptyMetaFields } from './object-meta.js';
 
 export interface DecodeOptions {
   /** the kind's name: the Go struct named in errors about its top-level fields */
@@ -94,21 +95,6 @@ function zeroOf(node: Node | undefined): unknown {
 
 const embeddedFields = new Set(['apiVersion', 'kind', 'metadata']);
 
-/** ObjectMeta's fields are all omitempty: Go leaves out empty strings, maps and lists, and zero numbers. */
-function dropEmptyMetaFields(meta: Record<string, unknown>): void {
-  for (const key in meta) {
-    const v = meta[key];
-    const empty =
-      v === '' ||
-      v === 0 ||
-      v === null ||
-      (Array.isArray(v) && v.length === 0) ||
-      (isPlainObject(v) && Object.keys(v).length === 0);
-    // a pointer field keeps its zero value
-    if (empty && !(key === 'deletionGracePeriodSeconds' && v === 0)) delete meta[key];
-  }
-}
-
 /** How deep a stored object may nest (kube's decoders allow 10000; V8's JSON.stringify fails before). */
 export const maxNesting = 1000;
 
@@ -139,6 +125,8 @@ class Decoder {
   private resource = false;
   private resourceRoot = false;
   private rootMetaUnknown: string[] = [];
+  /** the next value is an item of a list whose unknown fields kube keeps (see walkArray) */
+  private skipItem = false;
   private embeddedMetaUnknown: string[] = [];
 
   run(value: unknown, schema: Schema, options: DecodeOptions): DecodeResult {
@@ -230,21 +218,23 @@ class Decoder {
 
   /** Returns the value to store (a canonical form when kube would rewrite it). */
   private walk(v: unknown, node: Node, root = false): unknown {
+    const skip = this.skipItem;
+    this.skipItem = false;
     switch (node.kind) {
       case NodeKind.Any:
         // an opaque resource still has its metadata decoded
         if (this.resource && (node.embedded || (root && this.resourceRoot)) && isPlainObject(v)) {
-          this.walkObject(v, node, root);
+          this.walkObject(v, node, root, skip);
           return v;
         }
         this.checkFreeForm(v);
         return v;
       case NodeKind.Object:
-        if (isPlainObject(v)) this.walkObject(v, node, root);
+        if (isPlainObject(v)) this.walkObject(v, node, root, skip);
         else if (this.typed) this.typeError(jsonType(v), goType(node));
         return v;
       case NodeKind.Array:
-        if (Array.isArray(v)) this.walkArray(v, node);
+        if (Array.isArray(v)) this.walkArray(v, node, skip);
         else if (this.typed) this.typeError(jsonType(v), goType(node));
         return v;
     }
@@ -293,7 +283,7 @@ class Decoder {
     return v;
   }
 
-  private walkObject(obj: Record<string, unknown>, node: Node, root: boolean): void {
+  private walkObject(obj: Record<string, unknown>, node: Node, root: boolean, skip = false): void {
     const props = node.props;
     const additional = node.additional;
     const savedStruct = this.struct;
@@ -332,7 +322,7 @@ class Decoder {
         this.seg.pop();
         continue;
       }
-      if (node.keepUnknown || (node.embedded && embeddedFields.has(key))) {
+      if (node.keepUnknown || skip || (node.embedded && embeddedFields.has(key))) {
         this.seg.push(key);
         this.checkFreeForm(value);
         this.seg.pop();
@@ -353,7 +343,12 @@ class Decoder {
       this.fail('json: exceeded max depth');
   }
 
-  private walkArray(arr: unknown[], node: Node): void {
+  /**
+   * kube keeps unknown fields in the items of a list marked preserve-unknown-fields, and in the items of
+   * lists in those, whatever the items' schema says (its pruning skips down through lists).
+   */
+  private walkArray(arr: unknown[], node: Node, skip = false): void {
+    const skipItems = this.resource && (node.keepUnknown || skip);
     const items = node.items;
     if (items === undefined) {
       this.checkFreeForm(arr);
@@ -366,6 +361,7 @@ class Decoder {
         continue;
       }
       this.seg.push(i);
+      this.skipItem = skipItems;
       const out = this.walk(value, items);
       if (out !== value) arr[i] = out;
       this.seg.pop();
