@@ -37,6 +37,8 @@ export interface DecodeOptions {
   customResource?: boolean;
   /** with customResource: whether the root is a resource (default true; false for a default's value) */
   resourceRoot?: boolean;
+  /** with customResource: leave metadata as it is (kube's pruning alone, as CRD validation prunes defaults) */
+  keepMetadata?: boolean;
 }
 
 export interface DecodeResult {
@@ -124,6 +126,7 @@ class Decoder {
   /** customResource: the unknown fields of the root metadata and of embedded metadata, kept apart */
   private resource = false;
   private resourceRoot = false;
+  private keepMetadata = false;
   private rootMetaUnknown: string[] = [];
   /** the next value is an item of a list whose unknown fields kube keeps (see walkArray) */
   private skipItem = false;
@@ -135,6 +138,7 @@ class Decoder {
     this.unknown = undefined;
     this.resource = options.customResource === true;
     this.resourceRoot = this.resource && options.resourceRoot !== false;
+    this.keepMetadata = options.keepMetadata === true;
     this.rootMetaUnknown = [];
     this.embeddedMetaUnknown = [];
     this.typed = options.typed !== false && !this.resource;
@@ -199,6 +203,7 @@ class Decoder {
         this.fail(`${field}: Invalid value: ${errorValueText(value)}: must be a string`);
       return;
     }
+    if (this.keepMetadata) return;
     if (value === null) {
       obj[key] = {};
       return;

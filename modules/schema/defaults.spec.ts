@@ -100,6 +100,15 @@ describe('validateDefault', () => {
     );
   });
 
+  it('leaves metadata to the metadata checks, as kube prunes defaults', () => {
+    const s: Schema = {
+      type: 'object',
+      'x-kubernetes-embedded-resource': true,
+      default: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', odd: 1 } },
+    };
+    assert.deepEqual(check(s), []);
+  });
+
   it('checks an embedded resource default as a resource', () => {
     const errs = check({ type: 'object', 'x-kubernetes-embedded-resource': true, default: { kind: 'Pod' } });
     assert.deepEqual(errs, [`${at}.default.apiVersion: Required value: must not be empty`]);

@@ -78,12 +78,14 @@ export function hasDefaults(schema: Schema): boolean {
 
 /**
  * kube's pruning of a value against a schema (unknown fields dropped; with `resourceRoot`, apiVersion, kind
- * and metadata kept as a resource's): the pruned copy, `value` itself untouched.
+ * and metadata kept as a resource's, metadata untouched as kube's pruning leaves it): the pruned copy,
+ * `value` itself untouched.
  */
 export function prunedCopy(schema: Schema, value: unknown, resourceRoot: boolean): unknown {
   const copy = copyJSON(value);
   try {
-    return decodeObject(copy, schema, { kind: '', customResource: true, resourceRoot }).object;
+    return decodeObject(copy, schema, { kind: '', customResource: true, resourceRoot, keepMetadata: true })
+      .object;
   } catch {
     // a default whose metadata cannot be decoded: validation of the default reports it
     return copy;
