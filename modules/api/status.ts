@@ -207,10 +207,24 @@ export class ApiError extends Error {
 
 /** One field validation failure; `type` follows kube's field.ErrorType names. */
 export interface FieldError {
-  type: 'Required' | 'Invalid' | 'Forbidden' | 'TooLong' | 'TooMany' | 'NotSupported' | 'Duplicate';
+  type:
+    | 'Required'
+    | 'Invalid'
+    | 'Forbidden'
+    | 'TooLong'
+    | 'TooMany'
+    | 'NotSupported'
+    | 'Duplicate'
+    | 'TypeInvalid'
+    | 'NotFound';
   field: string;
   /** the offending value, shown as kube shows it (strings quoted) */
   value?: unknown;
+  /**
+   * The value exactly as kube prints it, when plain JSON would differ: an unstructured map or list is printed
+   * by Go as `map[string]interface {}{"name":"a"}`, a float as `1e+06`. Wins over `value` in messages.
+   */
+  valueText?: string;
   detail?: string;
 }
 
@@ -222,7 +236,20 @@ const typeText: Record<FieldError['type'], string> = {
   TooMany: 'Too many',
   NotSupported: 'Unsupported value',
   Duplicate: 'Duplicate value',
+  // kube reports a wrong JSON type as its own error type with the same words as Invalid
+  TypeInvalid: 'Invalid value',
+  NotFound: 'Not found',
 };
+
+/** Types whose message shows the offending value (kube omits it for Required, Forbidden and TooLong). */
+const showsValue = new Set<FieldError['type']>([
+  'Invalid',
+  'NotSupported',
+  'Duplicate',
+  'TooMany',
+  'TypeInvalid',
+  'NotFound',
+]);
 
 function showValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
@@ -232,10 +259,11 @@ function showValue(value: unknown): string {
 }
 
 function formatCauseMessage(e: FieldError): string {
-  const withValue =
-    e.type === 'Invalid' || e.type === 'NotSupported' || e.type === 'Duplicate' || e.type === 'TooMany';
   let text = typeText[e.type];
-  if (withValue && e.value !== undefined) text += `: ${showValue(e.value)}`;
+  if (showsValue.has(e.type)) {
+    if (e.valueText !== undefined) text += `: ${e.valueText}`;
+    else if (e.value !== undefined) text += `: ${showValue(e.value)}`;
+  }
   if (e.detail) text += `: ${e.detail}`;
   return text;
 }
@@ -265,11 +293,17 @@ export const fieldError = {
     detail: `supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`,
   }),
   duplicate: (field: string, value: unknown): FieldError => ({ type: 'Duplicate', field, value }),
-  /** kube's field.TooMany: the actual count shown as the value */
+  /** kube's field.TooMany: `Too many: <actual>: must have at most <max> items` (item, for one) */
   tooMany: (field: string, actual: number, max: number): FieldError => ({
     type: 'TooMany',
     field,
     value: actual,
     detail: `must have at most ${max} ${max === 1 ? 'item' : 'items'}`,
+  }),
+  typeInvalid: (field: string, value: unknown, detail: string): FieldError => ({
+    type: 'TypeInvalid',
+    field,
+    value,
+    detail,
   }),
 };

@@ -5,13 +5,16 @@
  * `json: cannot unmarshal number into Go struct field ConfigMap.data of type string`.
  *
  * The value is changed in place (it is a freshly parsed body) and returned. Custom resources decode
- * untyped in kube, so `typed: false` only prunes and leaves wrong types to schema validation.
+ * untyped in kube, so `typed: false` only prunes and leaves wrong types to schema validation;
+ * `customResource: true` adds the rest of kube's decoding of a custom resource (see DecodeOptions).
  */
-import { isPlainObject } from '../api/index.js';
+import { isPlainObject, objectMetaSchema } from '../api/index.js';
 import { ApiError } from '../api/index.js';
 import type { Schema } from '../api/index.js';
 import { compileSchema, goType, NodeKind, type Node } from './compile.js';
 import { base64Valid, checkBase64, parseGoTime, quantityError } from './formats.js';
+import { errorValueText } from './go-values.js';
+import { dropEmptyMetaFields } from './object-meta.js';
 
 export interface DecodeOptions {
   /** the kind's name: the Go struct named in errors about its top-level fields */
@@ -23,6 +26,19 @@ export interface DecodeOptions {
   version?: string;
   /** false for custom resources (pruning only); default true */
   typed?: boolean;
+  /**
+   * Decode as kube decodes a custom resource (implies `typed: false`): the root is a resource (apiVersion,
+   * kind and metadata kept whatever the schema says), and the metadata of the root and of every
+   * `x-kubernetes-embedded-resource` is decoded as an ObjectMeta: a wrong type there is a 400 with Go's
+   * text, unknown metadata fields are dropped and reported, empty fields are left out as Go writes them.
+   * A null map value that may not be null and has no default is dropped. Unknown field paths come in kube's
+   * order: the root metadata's, then the others sorted, then those of embedded metadata, sorted.
+   */
+  customResource?: boolean;
+  /** with customResource: whether the root is a resource (default true; false for a default's value) */
+  resourceRoot?: boolean;
+  /** with customResource: leave metadata as it is (kube's pruning alone, as CRD validation prunes defaults) */
+  keepMetadata?: boolean;
 }
 
 export interface DecodeResult {
@@ -107,12 +123,25 @@ class Decoder {
   private typed = true;
   private prefix = '';
   private rootStruct = '';
+  /** customResource: the unknown fields of the root metadata and of embedded metadata, kept apart */
+  private resource = false;
+  private resourceRoot = false;
+  private keepMetadata = false;
+  private rootMetaUnknown: string[] = [];
+  /** the next value is an item of a list whose unknown fields kube keeps (see walkArray) */
+  private skipItem = false;
+  private embeddedMetaUnknown: string[] = [];
 
   run(value: unknown, schema: Schema, options: DecodeOptions): DecodeResult {
     this.seg.length = 0;
     this.goStack.length = 0;
     this.unknown = undefined;
-    this.typed = options.typed !== false;
+    this.resource = options.customResource === true;
+    this.resourceRoot = this.resource && options.resourceRoot !== false;
+    this.keepMetadata = options.keepMetadata === true;
+    this.rootMetaUnknown = [];
+    this.embeddedMetaUnknown = [];
+    this.typed = options.typed !== false && !this.resource;
     this.prefix = options.version === undefined ? '' : decodeErrorPrefix(options.kind, options.version);
     this.rootStruct = options.kind;
     this.struct = '';
@@ -123,7 +152,11 @@ class Decoder {
       this.fail(`json: cannot unmarshal ${jsonType(value)} into Go value of type ${type}`);
     }
     if (value !== null && value !== undefined) object = this.walk(value, root, true);
-    return { object, unknownFields: this.unknown ?? [] };
+    if (!this.resource) return { object, unknownFields: this.unknown ?? [] };
+    // kube sorts what pruning found and lists the root metadata's first
+    const pruned = (this.unknown ?? []).sort();
+    const all = this.rootMetaUnknown.concat(pruned, this.embeddedMetaUnknown.sort());
+    return { object, unknownFields: all.slice(0, maxReported) };
   }
 
   private fail(message: string): never {
@@ -137,9 +170,8 @@ class Decoder {
     );
   }
 
-  private report(key: string): void {
-    const list = (this.unknown ??= []);
-    if (list.length >= maxReported) return;
+  /** The current value's path in kube's notation: `spec.items[0].name`. */
+  private path(): string {
     let path = '';
     const seg = this.seg;
     for (let i = 0; i < seg.length; i++) {
@@ -147,21 +179,67 @@ class Decoder {
       if (typeof s === 'number') path += `[${s}]`;
       else path += path === '' ? s : `.${s}`;
     }
+    return path;
+  }
+
+  private report(key: string): void {
+    const list = (this.unknown ??= []);
+    // a custom resource's paths are sorted before they are cut
+    if (list.length >= maxReported && !this.resource) return;
+    const path = this.path();
     list.push(path === '' ? key : `${path}.${key}`);
+  }
+
+  /**
+   * apiVersion, kind and metadata of a resource in a custom resource, as kube's decoding coerces them: the
+   * embedded ones must be strings, metadata decodes as an ObjectMeta.
+   */
+  private resourceField(obj: Record<string, unknown>, key: string, root: boolean): void {
+    const value = obj[key];
+    const path = this.path();
+    const field = path === '' ? key : `${path}.${key}`;
+    if (key !== 'metadata') {
+      if (!root && typeof value !== 'string')
+        this.fail(`${field}: Invalid value: ${errorValueText(value)}: must be a string`);
+      return;
+    }
+    if (this.keepMetadata) return;
+    if (value === null) {
+      obj[key] = {};
+      return;
+    }
+    let decoded: DecodeResult;
+    try {
+      decoded = new Decoder().run(value, objectMetaSchema, { kind: 'ObjectMeta' });
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      if (root) this.fail(e.message);
+      this.fail(`${field}: Invalid value: ${errorValueText(value)}: ${e.message}`);
+    }
+    const unknown = root ? this.rootMetaUnknown : this.embeddedMetaUnknown;
+    for (const p of decoded.unknownFields) unknown.push(`${field}.${p}`);
+    dropEmptyMetaFields(decoded.object as Record<string, unknown>);
   }
 
   /** Returns the value to store (a canonical form when kube would rewrite it). */
   private walk(v: unknown, node: Node, root = false): unknown {
+    const skip = this.skipItem;
+    this.skipItem = false;
     switch (node.kind) {
       case NodeKind.Any:
+        // an opaque resource still has its metadata decoded
+        if (this.resource && (node.embedded || (root && this.resourceRoot)) && isPlainObject(v)) {
+          this.walkObject(v, node, root, skip);
+          return v;
+        }
         this.checkFreeForm(v);
         return v;
       case NodeKind.Object:
-        if (isPlainObject(v)) this.walkObject(v, node, root);
+        if (isPlainObject(v)) this.walkObject(v, node, root, skip);
         else if (this.typed) this.typeError(jsonType(v), goType(node));
         return v;
       case NodeKind.Array:
-        if (Array.isArray(v)) this.walkArray(v, node);
+        if (Array.isArray(v)) this.walkArray(v, node, skip);
         else if (this.typed) this.typeError(jsonType(v), goType(node));
         return v;
     }
@@ -210,13 +288,18 @@ class Decoder {
     return v;
   }
 
-  private walkObject(obj: Record<string, unknown>, node: Node, root: boolean): void {
+  private walkObject(obj: Record<string, unknown>, node: Node, root: boolean, skip = false): void {
     const props = node.props;
     const additional = node.additional;
     const savedStruct = this.struct;
     const own = node.structName ?? (root ? this.rootStruct : savedStruct);
+    const resource = this.resource && (node.embedded || (root && this.resourceRoot));
     for (const key in obj) {
       const value = obj[key];
+      if (resource && embeddedFields.has(key)) {
+        this.resourceField(obj, key, root);
+        continue;
+      }
       const child = props?.get(key);
       if (child !== undefined) {
         if (value === null) {
@@ -235,6 +318,7 @@ class Decoder {
       if (additional !== undefined) {
         if (value === null) {
           if (this.typed) obj[key] = zeroOf(additional);
+          else if (this.resource && !additional.nullable && !hasDefault(additional.schema)) delete obj[key];
           continue;
         }
         this.seg.push(key);
@@ -243,7 +327,7 @@ class Decoder {
         this.seg.pop();
         continue;
       }
-      if (node.keepUnknown || (node.embedded && embeddedFields.has(key))) {
+      if (node.keepUnknown || skip || (node.embedded && embeddedFields.has(key))) {
         this.seg.push(key);
         this.checkFreeForm(value);
         this.seg.pop();
@@ -264,7 +348,12 @@ class Decoder {
       this.fail('json: exceeded max depth');
   }
 
-  private walkArray(arr: unknown[], node: Node): void {
+  /**
+   * kube keeps unknown fields in the items of a list marked preserve-unknown-fields, and in the items of
+   * lists in those, whatever the items' schema says (its pruning skips down through lists).
+   */
+  private walkArray(arr: unknown[], node: Node, skip = false): void {
+    const skipItems = this.resource && (node.keepUnknown || skip);
     const items = node.items;
     if (items === undefined) {
       this.checkFreeForm(arr);
@@ -277,11 +366,16 @@ class Decoder {
         continue;
       }
       this.seg.push(i);
+      this.skipItem = skipItems;
       const out = this.walk(value, items);
       if (out !== value) arr[i] = out;
       this.seg.pop();
     }
   }
+}
+
+function hasDefault(schema: Schema): boolean {
+  return schema.default !== undefined && schema.default !== null;
 }
 
 const shared = new Decoder();
