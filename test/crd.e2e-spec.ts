@@ -59,10 +59,14 @@ spec:
               color:
                 type: string
                 description: The gizmo's color.
+                enum: [red, green, blue, purple]
+                default: red
               replicas:
                 type: integer
+                minimum: 0
               size:
                 type: string
+                maxLength: 3
           status:
             type: object
             properties:
@@ -161,6 +165,44 @@ describe('CustomResourceDefinitions with kubectl', () => {
     ]);
     assert.notEqual(strict.code, 0);
     assert.match(strict.stderr, /unknown field "spec\.shape"/);
+  });
+
+  it("invalid objects are refused with kube's messages; defaults are filled in", async () => {
+    const bad = await run([
+      'create',
+      '-f',
+      await file('bad.yaml', gizmo('bad', 'pink').replace('replicas: 1', 'replicas: many')),
+    ]);
+    assert.notEqual(bad.code, 0);
+    assert.match(
+      bad.stderr,
+      /The Gizmo "bad" is invalid: \n\* spec\.color: Unsupported value: "pink": supported values: "red", "green", "blue", "purple"\n\* spec\.replicas: Invalid value: "string": spec\.replicas in body must be of type integer: "string"/,
+    );
+    const negative = await run([
+      'create',
+      '-f',
+      await file('neg.yaml', gizmo('neg', 'red').replace('replicas: 1', 'replicas: -2')),
+    ]);
+    assert.match(
+      negative.stderr,
+      /spec\.replicas: Invalid value: -2: spec\.replicas in body should be greater than or equal to 0/,
+    );
+    const plain = `apiVersion: tools.pgkube.io/v1\nkind: Gizmo\nmetadata:\n  name: plain\n  namespace: default\nspec:\n  replicas: 2\n`;
+    await k(['create', '-f', await file('plain.yaml', plain)]);
+    assert.equal(await k(['get', 'gizmo', 'plain', '-n', 'default', '-o', 'jsonpath={.spec.color}']), 'red');
+  });
+
+  it('a default added to the CRD later shows on objects stored before it', async () => {
+    const crd = JSON.parse(await k(['get', 'crd', CRD, '-o', 'json']));
+    crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.size.default = 'M';
+    await k(['replace', '-f', await file('crd-default.json', JSON.stringify(crd))]);
+    await eventually(
+      async () =>
+        (await k(['get', 'gizmo', 'plain', '-n', 'default', '-o', 'jsonpath={.spec.size}'])) === 'M',
+      'the new default is read',
+    );
+    const listed = JSON.parse(await k(['get', 'gizmos', '-n', 'default', '-o', 'json']));
+    assert.equal(listed.items.find((i: any) => i.metadata.name === 'plain').spec.size, 'M');
   });
 
   it('status is written through its subresource only; spec changes bump the generation', async () => {

@@ -7,6 +7,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { GenericStore, Registry, type ResourceDefinition } from '../registry/index.js';
+import { validateDefault } from '../schema/index.js';
 import { WatchCache } from '../watch/index.js';
 import { crdDefinition } from './crd/index.js';
 import { CrdController } from './crd-controller.js';
@@ -44,7 +45,14 @@ class ApiextensionsLifecycle implements OnModuleInit, OnApplicationBootstrap, On
 
 @Module({
   providers: [
-    { provide: CRD_KIND, useFactory: () => crdDefinition() },
+    {
+      provide: CRD_KIND,
+      // a default is judged by the values module (it wants the schema's own path, not `….default`)
+      useFactory: () =>
+        crdDefinition({
+          validateDefault: (schema, _value, path) => validateDefault(schema, path.replace(/\.default$/, '')),
+        }),
+    },
     {
       provide: CrdServing,
       useFactory: (cache: WatchCache, registry: Registry) =>

@@ -5,17 +5,40 @@
  * labels and annotations may change in metadata). A failure is kube's 500 "conversion webhook for ... failed".
  */
 import { randomUUID } from 'node:crypto';
-import { ApiError, isPlainObject, type KubeObject } from '../api/index.js';
+import { ApiError, isPlainObject, type KubeObject, type Schema } from '../api/index.js';
+import { applyDefaults, hasDefaults } from '../schema/index.js';
 import type { ResourceDefinition } from '../registry/index.js';
 import { WebhookError, WebhookTransport } from '../webhook/index.js';
 import type { CustomResourceDefinition, WebhookClientConfig } from './crd/index.js';
+import { versionSchema } from './version-checks.js';
 
 const TIMEOUT_MS = 30_000;
 /** a converted list can be as large as a list answer */
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 const REVIEW_VERSIONS = ['v1', 'v1beta1'];
 
-export function converterOf(crd: CustomResourceDefinition, kind: string): ResourceDefinition['convert'] {
+type Convert = NonNullable<ResourceDefinition['convert']>;
+
+/**
+ * How a CRD's objects are read in each version: converted between versions (None or Webhook) when it has
+ * several, then given the version's defaults (kube defaults what it reads from storage, so objects stored
+ * before a default was added get it). Undefined when neither applies: objects are served as stored.
+ */
+export function converterOf(crd: CustomResourceDefinition, kind: string): Convert | undefined {
+  const versions = crd.spec.versions ?? [];
+  const defaulting = new Map<string, Schema>();
+  for (const v of versions) if (v.name && hasDefaults(versionSchema(v))) defaulting.set(v.name, versionSchema(v));
+  const change = versions.length > 1 ? versionChange(crd, kind) : undefined;
+  if (!change && defaulting.size === 0) return undefined;
+  return async (objects, version) => {
+    const out = change ? await change(objects, version) : objects;
+    const schema = defaulting.get(version);
+    // stored objects are shared (the watch cache's): defaults go into copies
+    return schema ? out.map((o) => applyDefaults(schema, structuredClone(o))) : out;
+  };
+}
+
+function versionChange(crd: CustomResourceDefinition, kind: string): Convert {
   const group = crd.spec.group ?? '';
   const conversion = crd.spec.conversion;
   if (conversion?.strategy !== 'Webhook') {

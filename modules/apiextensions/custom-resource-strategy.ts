@@ -37,7 +37,7 @@ export function customResourceStrategies(
   crd: CustomResourceDefinition,
   version: CRDVersion,
 ): { strategy: Strategy; subresourceStrategies: Record<string, Strategy> } {
-  const checks = versionChecks(crd, version);
+  const checks = versionChecks(version);
   const statusIsSubresource = version.subresources?.status !== undefined;
   const terminating = isConditionTrue(crd, 'Terminating');
 
@@ -70,7 +70,7 @@ export function customResourceStrategies(
   const status: Strategy = {
     defaults: (obj) => checks.defaults(obj),
     prepareForUpdate: keepAllButStatus,
-    validateUpdate: (obj, old) => checks.validate(obj, old),
+    validateUpdate: (obj, old) => checks.validateStatus(obj, old),
     updateReplacesValidate: true,
   };
 

@@ -115,7 +115,7 @@ export function servedKindOf(crd: CustomResourceDefinition): ResourceDefinition 
     perVersion,
     untyped: true,
     declaredServing: true,
-    convert: versions.length > 1 ? converterOf(crd, kind) : undefined,
+    convert: converterOf(crd, kind),
   };
 }
 

@@ -134,7 +134,7 @@ export function decodeRequestObject(
   const { object, unknownFields } = decodeObject(raw, def.schema, {
     kind: def.kind,
     version,
-    typed: !def.untyped,
+    customResource: def.untyped,
   });
   const decoded = object as KubeObject;
   decoded.apiVersion = expectedVersion;

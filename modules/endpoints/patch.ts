@@ -87,7 +87,7 @@ function patched(
     const { object, unknownFields } = decodeObject(result, def.schema, {
       kind: def.kind,
       version: info.version,
-      typed: !def.untyped,
+      customResource: def.untyped,
     });
     const next = object as KubeObject;
     next.apiVersion = groupVersion(def.group, info.version);
@@ -142,7 +142,7 @@ function applied(
   const decoded = decodeObject(body, def.schema, {
     kind: def.kind,
     version: info.version,
-    typed: !def.untyped,
+    customResource: def.untyped,
   });
   const configuration = decoded.object as Record<string, unknown>;
   const messages = validation === 'Ignore' ? [] : strictMessages(decoded.unknownFields);
@@ -172,7 +172,7 @@ function applied(
     const { object } = decodeObject(result.object, def.schema, {
       kind: def.kind,
       version: info.version,
-      typed: !def.untyped,
+      customResource: def.untyped,
     });
     const next = object as KubeObject;
     next.apiVersion = apiVersion;
