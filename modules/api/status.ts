@@ -169,7 +169,7 @@ export class ApiError extends Error {
       group: group || undefined,
       kind,
       causes: errors.map((e) => ({
-        reason: `FieldValue${e.type}`,
+        reason: e.type === 'InternalError' ? e.type : `FieldValue${e.type}`,
         message: formatCauseMessage(e),
         field: e.field,
       })),
@@ -207,10 +207,25 @@ export class ApiError extends Error {
 
 /** One field validation failure; `type` follows kube's field.ErrorType names. */
 export interface FieldError {
-  type: 'Required' | 'Invalid' | 'Forbidden' | 'TooLong' | 'TooMany' | 'NotSupported' | 'Duplicate';
+  type:
+    | 'Required'
+    | 'Invalid'
+    | 'Forbidden'
+    | 'TooLong'
+    | 'TooMany'
+    | 'NotSupported'
+    | 'Duplicate'
+    | 'TypeInvalid'
+    | 'NotFound'
+    | 'InternalError';
   field: string;
   /** the offending value, shown as kube shows it (strings quoted) */
   value?: unknown;
+  /**
+   * The value exactly as kube prints it, when plain JSON would differ: an unstructured map or list is printed
+   * by Go as `map[string]interface {}{"name":"a"}`, a float as `1e+06`. Wins over `value` in messages.
+   */
+  valueText?: string;
   detail?: string;
 }
 
@@ -222,7 +237,21 @@ const typeText: Record<FieldError['type'], string> = {
   TooMany: 'Too many',
   NotSupported: 'Unsupported value',
   Duplicate: 'Duplicate value',
+  // kube reports a wrong JSON type as its own error type with the same words as Invalid
+  TypeInvalid: 'Invalid value',
+  NotFound: 'Not found',
+  InternalError: 'Internal error',
 };
+
+/** Types whose message shows the offending value (kube omits it for Required, Forbidden and TooLong). */
+const showsValue = new Set<FieldError['type']>([
+  'Invalid',
+  'NotSupported',
+  'Duplicate',
+  'TooMany',
+  'TypeInvalid',
+  'NotFound',
+]);
 
 function showValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
@@ -232,9 +261,11 @@ function showValue(value: unknown): string {
 }
 
 function formatCauseMessage(e: FieldError): string {
-  const withValue = e.type === 'Invalid' || e.type === 'NotSupported' || e.type === 'Duplicate';
   let text = typeText[e.type];
-  if (withValue && e.value !== undefined) text += `: ${showValue(e.value)}`;
+  if (showsValue.has(e.type)) {
+    if (e.valueText !== undefined) text += `: ${e.valueText}`;
+    else if (e.value !== undefined) text += `: ${showValue(e.value)}`;
+  }
   if (e.detail) text += `: ${e.detail}`;
   return text;
 }
@@ -264,4 +295,19 @@ export const fieldError = {
     detail: `supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`,
   }),
   duplicate: (field: string, value: unknown): FieldError => ({ type: 'Duplicate', field, value }),
+  /** kube's field.TooMany: `Too many: <actual>: must have at most <max> items` */
+  tooMany: (field: string, actual: number, max: number): FieldError => ({
+    type: 'TooMany',
+    field,
+    value: actual,
+    detail: `must have at most ${max} items`,
+  }),
+  typeInvalid: (field: string, value: unknown, detail: string): FieldError => ({
+    type: 'TypeInvalid',
+    field,
+    value,
+    detail,
+  }),
+  /** kube's field.InternalError: `Internal error: <detail>` */
+  internal: (field: string, detail: string): FieldError => ({ type: 'InternalError', field, detail }),
 };

@@ -22,6 +22,12 @@ export interface CostEstimate {
   max: number;
 }
 
+/**
+ * The keys of a map with a schema: kube's DeclType gives them its plain string type, whose size bound is 0, so
+ * its estimate charges nothing for their length.
+ */
+const mapKey: SizeSchema = { type: 'string', maxLength: 0 };
+
 /** cel-go's "unknown size": the largest uint64. */
 const unbounded = 2 ** 64 - 1;
 const sat = (x: number) => Math.min(x, unbounded);
@@ -176,7 +182,8 @@ function callEstimate(
     }
     case 'startsWith':
     case 'endsWith':
-      if (t) return { cost: str(t) };
+      // the estimate (not the run) of cel-go kube v1.32 ships scans the prefix or suffix only
+      if (a0) return { cost: str(a0) };
       break;
     case 'contains':
       if (t && a0 && target!.node.checkedType?.name === 'string') return { cost: mul(str(t), str(a0)) };
@@ -195,6 +202,8 @@ export function estimateCost(ast: ASTNode, schemas: Record<string, SizeSchema> =
 
 function visit(n: Node, scope: Scope): Info {
   const args = n.args as unknown[];
+  // an identifier that names a constant (a type such as `string`) is its value
+  if (n.op === 'id' && n.meta.alternate) return visit(n.meta.alternate as Node, scope);
   if (n.meta.alternate || n.meta.macro) return macro(n, scope);
   switch (n.op) {
     case 'value': {
@@ -316,7 +325,7 @@ function macro(n: Node, scope: Scope): Info {
   const count = sizeOfInfo(range, receiver);
   const element: Info = {
     cost: one,
-    schema: range.schema?.items ?? (range.schema?.type === 'object' ? { type: 'string' } : undefined),
+    schema: range.schema?.items ?? (range.schema?.type === 'object' ? mapKey : undefined),
   };
   const inner = new Map(scope).set(params[0].args as unknown as string, element);
   const body = params.slice(1).map((p) => visit(p, inner).cost);
@@ -354,7 +363,7 @@ function twoVarMacro(kind: string, receiver: Node, params: Node[], scope: Scope)
   const count = sizeOfInfo(range, receiver);
   const s = range.schema;
   const isList = receiver.checkedType?.name.startsWith('list') ?? false;
-  const key: Info = isList ? { cost: one, size: one } : { cost: one, schema: { type: 'string' } };
+  const key: Info = isList ? { cost: one, size: one } : { cost: one, schema: mapKey };
   const values =
     s?.items ?? (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined);
   const inner = new Map(scope)
