@@ -12,6 +12,8 @@ export interface SizeSchema {
   minLength?: number;
   maxItems?: number;
   maxProperties?: number;
+  /** kube's DeclType bound (bytes of a string, entries of a list or map, 0 for numbers), used as given */
+  maxElements?: number;
   items?: SizeSchema;
   properties?: Record<string, SizeSchema>;
   additionalProperties?: SizeSchema | boolean;
@@ -54,6 +56,7 @@ function minSizeJSON(s: SizeSchema | undefined): number {
 }
 
 function schemaSize(s: SizeSchema): CostEstimate | undefined {
+  if (s.maxElements !== undefined) return est(0, s.maxElements);
   switch (s.type) {
     case 'string':
       return est(0, s.maxLength ?? maxRequestSizeBytes - 2);
@@ -165,9 +168,13 @@ function callEstimate(
     case 'isCIDR':
     case 'quantity':
     case 'isQuantity':
-    case 'string':
-    case 'bytes':
       return { cost: str(a0 ?? one) };
+    case 'string':
+    case 'bytes': {
+      // only converting between strings and bytes walks the value; other conversions cost 1
+      const from = args[0]?.node.checkedType?.name;
+      return { cost: from === (fn === 'string' ? 'bytes' : 'string') ? str(a0 ?? one) : one };
+    }
     case 'ip':
       return target ? { cost: one } : { cost: str(a0 ?? one) };
     case 'ip.isCanonical':
@@ -284,7 +291,11 @@ function visit(n: Node, scope: Scope): Info {
       const rs = sizeOfInfo(r, rn);
       let op = one;
       let size: CostEstimate | undefined;
-      if (['==', '!=', '<', '<=', '>', '>='].includes(n.op)) {
+      const ordered = ['<', '<=', '>', '>='].includes(n.op);
+      const text = (t?: string) => t === 'string' || t === 'bytes';
+      if (ordered && !text(ln.checkedType?.name) && !text(rn.checkedType?.name)) {
+        // ordering numbers, durations, timestamps: a unit cost, whatever the sizes
+      } else if (ordered || n.op === '==' || n.op === '!=') {
         const smallest = Math.min(ls.max, rs.max);
         op = est(smallest > 0 ? 1 : 0, Math.ceil(smallest * costFactors.stringTraversal));
       } else if (n.op === '+') {
@@ -301,9 +312,9 @@ function macro(n: Node, scope: Scope): Info {
   const args = n.args as unknown[];
   const name = args[0] as string;
   if (name === 'has') {
-    let selects = 0;
-    for (let x = (args[1] as Node[])[0]; x.op === '.' || x.op === '.?'; x = (x.args as Node[])[0]) selects++;
-    return { cost: est(selects) };
+    // what reaching the tested field's holder costs (`has(a.b.c)`: a, .b); testing the field is free
+    const arg = (args[1] as Node[])[0];
+    return { cost: arg.op === '.' || arg.op === '.?' ? visit((arg.args as Node[])[0], scope).cost : zero };
   }
   const receiver = n.op === 'rcall' ? (args[1] as Node) : undefined;
   const params = (n.op === 'rcall' ? args[2] : args[1]) as Node[];
@@ -347,7 +358,7 @@ function macro(n: Node, scope: Scope): Info {
     case 'map':
       init = est(costFactors.listCreate);
       size = count;
-      loop = body.length === 1 ? add(est(12), body[0]) : add(body[0], est(1, 12 + body[1].max));
+      loop = body.length === 1 ? add(est(11), body[0]) : add(body[0], est(1, 11 + body[1].max));
       break;
     default:
       init = est(costFactors.listCreate);

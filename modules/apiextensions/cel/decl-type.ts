@@ -196,25 +196,31 @@ export function celTypeName(t: DeclType, name: string, types: ObjectTypeDeclarat
   }
 }
 
-/** The sizes kube's estimate takes from a node (maxElements), in the form modules/cel's estimate reads. */
+/** The sizes kube's estimate takes from a node (its maxElements), in the form modules/cel's estimate reads. */
 export function sizeSchema(t: DeclType): SizeSchema {
+  const maxElements = t.maxElements;
   switch (t.kind) {
     case 'object': {
       const properties: Record<string, SizeSchema> = {};
       for (const [escaped, f] of t.fields!) properties[escaped] = sizeSchema(f.type);
-      return { type: 'object', properties };
+      return { type: 'object', properties, maxElements };
     }
     case 'list':
-      return { type: 'array', maxItems: t.maxElements, items: sizeSchema(t.elem!) };
+      return { type: 'array', maxItems: maxElements, items: sizeSchema(t.elem!), maxElements };
     case 'map':
-      return { type: 'object', maxProperties: t.maxElements, additionalProperties: sizeSchema(t.elem!) };
+      return {
+        type: 'object',
+        maxProperties: maxElements,
+        additionalProperties: sizeSchema(t.elem!),
+        maxElements,
+      };
     case 'int':
-      return { type: 'integer' };
+      return { type: 'integer', maxElements };
     case 'double':
-      return { type: 'number' };
+      return { type: 'number', maxElements };
     case 'bool':
-      return { type: 'boolean' };
+      return { type: 'boolean', maxElements };
     default:
-      return { type: 'string', maxLength: t.maxElements };
+      return { type: 'string', maxLength: maxElements, maxElements };
   }
 }
