@@ -136,6 +136,14 @@ function callEstimate(
     }
     case 'url':
       return { cost: str(a0 ?? zero) };
+    case 'sets.contains':
+    case 'sets.intersects':
+    case 'sets.equivalent': {
+      // every pair of elements compared (equivalent: both ways), on top of the call
+      const b = args[1] && size(args[1]);
+      if (!a0 || !b) break;
+      return { cost: add(one, factor(mul(a0, b), fn === 'sets.equivalent' ? 2 : 1)) };
+    }
     case 'lowerAscii':
     case 'upperAscii':
     case 'substring':
