@@ -1,7 +1,8 @@
 // Field selection as cel-go checks and runs it, where cel-js differs. cel-js's has() takes only a selection chain
 // that starts at a variable (`has(a.b.c)`); cel-go takes any selection (`has(self[0].matches)`,
 // `has(oldSelf.value().x)`, which real CRDs use), so those get a has() of their own before the check. And on
-// declared object types cel-js lets has() and `.?` name any field; cel-go refuses an undefined one.
+// declared object types cel-js lets has() and `.?` name any field, and indexes them (`self.a['b']`); cel-go
+// refuses an undefined field, and has no index on an object.
 import { Optional, type ASTNode } from '@marcbachmann/cel-js';
 import type { Problem } from './validate.js';
 
@@ -100,6 +101,19 @@ export function undefinedFields(
     return fields[field];
   };
   walk(ast, (n) => {
+    if (n.op === '[]' || n.op === '[?]') {
+      // an object is not a map: cel-go has no index on it (cel-js looks the field up)
+      const [operand, index] = n.args as [Node & { end: number }, Node];
+      const t = operand.checkedType?.name;
+      if (t !== undefined && types.has(t)) {
+        const at = input.indexOf('[', operand.end);
+        const types_ = `${t}, ${index.checkedType?.name ?? 'dyn'}`;
+        problems.push({
+          message: `found no matching overload for '_[_]' applied to '(${types_})'`,
+          at: Math.max(at, 0),
+        });
+      }
+    }
     if (n.op === '.?') {
       const [operand, field] = n.args as [Node, string];
       check(operand.checkedType?.name, n, field);
