@@ -140,16 +140,20 @@ function celJsProblem(e: { message: string; range?: { start: number } }, express
 /** kube's wording of a runtime error: cel-js's first line, with cel-go's words where they differ. */
 function runtimeError(e: unknown): string {
   const first = ((e as Error)?.message ?? String(e)).split('\n')[0];
-  return first
-    .replace(
-      /^No such key: index out of bounds, index (-?\d+) >= size (\d+)$/,
-      "index '$1' out of range in list size '$2'",
-    )
-    .replace(/^No such key: /, 'no such key: ')
-    .replace(/^Unknown variable: (.*)$/, 'no such attribute(s): $1')
-    .replace(/^integer overflow: .*$/, 'integer overflow')
-    .replace(/^Optional value is not present$/, 'optional.none() dereference')
-    .replace(/^string\.substring\(start, end\): (start|end) index out of range$/, 'index out of range');
+  return (
+    first
+      .replace(
+        /^No such key: index out of bounds, index (-?\d+) >= size (\d+)$/,
+        "index '$1' out of range in list size '$2'",
+      )
+      .replace(/^No such key: /, 'no such key: ')
+      // a dyn value (int-or-string) of a type the operator or function does not take: cel-go says only this
+      .replace(/^(?:no such overload: .*|found no matching overload for .*)$/, 'no such overload')
+      .replace(/^Unknown variable: (.*)$/, 'no such attribute(s): $1')
+      .replace(/^integer overflow: .*$/, 'integer overflow')
+      .replace(/^Optional value is not present$/, 'optional.none() dereference')
+      .replace(/^string\.substring\(start, end\): (start|end) index out of range$/, 'index out of range')
+  );
 }
 
 const environmentOptions = { enableOptionalTypes: true, homogeneousAggregateLiterals: false };

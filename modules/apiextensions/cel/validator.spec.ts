@@ -69,6 +69,14 @@ const values: [string, Record<string, unknown>, string[]][] = [
     {},
     ['spec: Invalid value: "object": no such key: replicas evaluating rule: self.replicas > 0'],
   ],
+  // int-or-string is dyn: an operator the value's type lacks fails at run time
+  [
+    'self.max__dash__surge > 0',
+    { 'max-surge': '25%' },
+    [
+      `spec: Invalid value: "object": 'no such overload': call arguments did not match a supported operator, function or macro signature for rule: self.max__dash__surge > 0`,
+    ],
+  ],
 ];
 
 describe('values as CEL sees them', () => {
