@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatFieldError, type Schema, type ValidationRule } from '../../api/index.js';
-import { compileSchemaRules } from './index.js';
+import { fieldError, formatFieldError, type Schema, type ValidationRule } from '../../api/index.js';
+import { blockingError, compileSchemaRules } from './index.js';
 
 const root = 'spec.versions[0].schema.openAPIV3Schema';
 
@@ -285,5 +285,33 @@ describe('the form of rules (checkRuleForm)', () => {
   for (const [rule, want] of cases) it(want, () => assert.deepEqual(form(rule), [want]));
   it('a valid fieldPath and reason pass', () => {
     assert.deepEqual(form({ rule: 'true', fieldPath: '.replicas', reason: 'FieldValueForbidden' }), []);
+  });
+});
+
+describe('nodes CEL cannot see', () => {
+  it('rules on a node without a type are an internal error, as in kube', () => {
+    const schema: Schema = {
+      type: 'object',
+      properties: {
+        free: {
+          'x-kubernetes-preserve-unknown-fields': true,
+          'x-kubernetes-validations': [{ rule: 'true' }],
+        },
+      },
+    };
+    assert.deepEqual(compileSchemaRules(schema, root).map(formatFieldError), [
+      `${root}.properties[free].x-kubernetes-validations: Internal error: internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations`,
+    ]);
+  });
+});
+
+describe('blockingError', () => {
+  it('stands in for the rules when schema errors make them meaningless', () => {
+    assert.equal(blockingError([fieldError.invalid('spec.x', 'a', 'bad')]), undefined);
+    const e = blockingError([fieldError.required('spec.x', '')]);
+    assert.equal(
+      e && formatFieldError(e),
+      '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    );
   });
 });
