@@ -2,210 +2,26 @@
 // sizes come from the schemas declared for the variables (maxLength, maxItems, maxProperties), and where a
 // schema sets no limit, from the largest request kube accepts, as kube's CRD validation estimates them.
 import type { ASTNode } from '@marcbachmann/cel-js';
-import { costFactors, maxRequestSizeBytes, nominal } from './cost.js';
+import { costFactors } from './cost.js';
+import { callEstimate } from './estimate-calls.js';
+import {
+  add,
+  est,
+  factor,
+  mapKey,
+  mul,
+  one,
+  sizeOfInfo,
+  zero,
+  type CostEstimate,
+  type Info,
+  type Node,
+  type Scope,
+  type SizeSchema,
+} from './estimate-sizes.js';
 import { namespaces } from './runtime-cost.js';
 
-/** The part of an OpenAPI v3 schema that bounds sizes. */
-export interface SizeSchema {
-  type?: string;
-  maxLength?: number;
-  minLength?: number;
-  maxItems?: number;
-  maxProperties?: number;
-  /** kube's DeclType bound (bytes of a string, entries of a list or map, 0 for numbers), used as given */
-  maxElements?: number;
-  items?: SizeSchema;
-  properties?: Record<string, SizeSchema>;
-  additionalProperties?: SizeSchema | boolean;
-}
-
-export interface CostEstimate {
-  min: number;
-  max: number;
-}
-
-/**
- * The keys of a map with a schema: kube's DeclType gives them its plain string type, whose size bound is 0, so
- * its estimate charges nothing for their length.
- */
-const mapKey: SizeSchema = { type: 'string', maxLength: 0 };
-
-/** cel-go's "unknown size": the largest uint64. */
-const unbounded = 2 ** 64 - 1;
-const sat = (x: number) => Math.min(x, unbounded);
-const est = (min: number, max = min): CostEstimate => ({ min: sat(min), max: sat(max) });
-const add = (a: CostEstimate, b: CostEstimate) => est(a.min + b.min, a.max + b.max);
-const mul = (a: CostEstimate, b: CostEstimate) => est(a.min * b.min, a.max * b.max);
-const factor = (a: CostEstimate, f: number) => est(Math.ceil(a.min * f), Math.ceil(a.max * f));
-const zero = est(0);
-const one = est(1);
-
-/** kube's smallest JSON encoding of a value of the schema, which bounds how many fit in a request. */
-function minSizeJSON(s: SizeSchema | undefined): number {
-  switch (s?.type) {
-    case 'boolean':
-      return 4;
-    case 'number':
-    case 'integer':
-      return 1;
-    case 'string':
-      return (s.minLength ?? 0) + 2;
-    default:
-      return 2;
-  }
-}
-
-function schemaSize(s: SizeSchema): CostEstimate | undefined {
-  if (s.maxElements !== undefined) return est(0, s.maxElements);
-  switch (s.type) {
-    case 'string':
-      return est(0, s.maxLength ?? maxRequestSizeBytes - 2);
-    case 'array':
-      return est(0, s.maxItems ?? Math.floor((maxRequestSizeBytes - 2) / (minSizeJSON(s.items) + 1)));
-    case 'object': {
-      const values = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
-      return est(0, s.maxProperties ?? Math.floor((maxRequestSizeBytes - 2) / (minSizeJSON(values) + 6)));
-    }
-    case 'integer':
-    case 'number':
-    case 'boolean':
-      return one;
-    default:
-      return undefined;
-  }
-}
-
-interface Info {
-  cost: CostEstimate;
-  size?: CostEstimate;
-  schema?: SizeSchema;
-}
-
-interface Node {
-  op: string;
-  args: unknown;
-  meta: { alternate?: unknown; macro?: unknown };
-  checkedType?: { name: string };
-}
-
-const scalar =
-  /^(int|uint|double|bool|null_type|type|google\.protobuf\.(Duration|Timestamp)|kubernetes\..*|net\..*)$/;
-
-function sizeOfInfo(info: Info, node: Node): CostEstimate {
-  if (info.size) return info.size;
-  const fromSchema = info.schema && schemaSize(info.schema);
-  if (fromSchema) return fromSchema;
-  if (scalar.test(node.checkedType?.name ?? '')) return one;
-  return est(0, unbounded);
-}
-
-type Scope = ReadonlyMap<string, Info>;
-
-const elementType = (n: Node) => /^list<(.*)>$/.exec(n.checkedType?.name ?? '')?.[1] ?? '';
-
-/** kube's call estimates (then cel-go's): cost and result size, given the target and argument estimates. */
-function callEstimate(
-  fn: string,
-  target: { node: Node; info: Info } | undefined,
-  args: { node: Node; info: Info }[],
-): { cost: CostEstimate; size?: CostEstimate } {
-  const size = (x: { node: Node; info: Info }) => sizeOfInfo(x.info, x.node);
-  if (nominal.has(fn)) return { cost: one };
-  const t = target && size(target);
-  const a0 = args[0] && size(args[0]);
-  const str = (s: CostEstimate) => factor(s, costFactors.stringTraversal);
-  switch (fn) {
-    case 'check':
-      return { cost: est(costFactors.authorizationCheck) };
-    case 'isSorted':
-    case 'sum':
-    case 'max':
-    case 'min':
-    case 'indexOf':
-    case 'lastIndexOf': {
-      if (!target || !t) break;
-      if (!target.node.checkedType?.name.startsWith('list')) return { cost: str(t) };
-      let el = one;
-      const et = elementType(target.node);
-      if (et === 'string' || et === 'bytes') {
-        const items = target.info.schema?.items;
-        const elSize = (items && schemaSize(items)) ?? est(0, unbounded);
-        el = add(el, str(elSize));
-      }
-      return { cost: mul(t, el) };
-    }
-    case 'url':
-      return { cost: str(a0 ?? zero) };
-    case 'sets.contains':
-    case 'sets.intersects':
-    case 'sets.equivalent': {
-      // every pair of elements compared (equivalent: both ways), on top of the call
-      const b = args[1] && size(args[1]);
-      if (!a0 || !b) break;
-      return { cost: add(one, factor(mul(a0, b), fn === 'sets.equivalent' ? 2 : 1)) };
-    }
-    case 'lowerAscii':
-    case 'upperAscii':
-    case 'substring':
-    case 'trim':
-      return t ? { cost: str(t), size: t } : { cost: one };
-    case 'replace':
-      if (t) return { cost: factor(t, 2 * costFactors.stringTraversal), size: est(0, unbounded) };
-      break;
-    case 'split':
-      if (t) return { cost: factor(t, 2 * costFactors.stringTraversal), size: est(0, t.max) };
-      break;
-    case 'join':
-      if (t) {
-        const et = target!.info.schema?.items;
-        let sz = mul(t, (et && schemaSize(et)) ?? est(0, unbounded));
-        if (a0) sz = add(sz, mul(a0, est(Math.max(0, t.min - 1), Math.max(0, t.max - 1))));
-        return { cost: str(sz), size: sz };
-      }
-      break;
-    case 'find':
-    case 'findAll':
-    case 'matches':
-      if (t && a0) {
-        const strCost = str(add(t, one));
-        return { cost: mul(strCost, factor(a0, costFactors.regexStringLength)), size: est(0, t.max) };
-      }
-      break;
-    case 'cidr':
-    case 'isIP':
-    case 'isCIDR':
-    case 'quantity':
-    case 'isQuantity':
-      return { cost: str(a0 ?? one) };
-    case 'string':
-    case 'bytes': {
-      // only converting between strings and bytes walks the value; other conversions cost 1
-      const from = args[0]?.node.checkedType?.name;
-      return { cost: from === (fn === 'string' ? 'bytes' : 'string') ? str(a0 ?? one) : one };
-    }
-    case 'ip':
-      return target ? { cost: one } : { cost: str(a0 ?? one) };
-    case 'ip.isCanonical':
-      return { cost: factor(a0 ?? one, 2 * costFactors.stringTraversal) };
-    case 'containsIP':
-    case 'containsCIDR': {
-      const ipBytes = est(4, 16);
-      let cost = str(add(ipBytes, ipBytes));
-      if (fn === 'containsCIDR') cost = add(add(cost, str(ipBytes)), one);
-      if (args[0]?.node.checkedType?.name === 'string') cost = add(cost, str(a0));
-      return { cost };
-    }
-    case 'startsWith':
-    case 'endsWith':
-      // the estimate (not the run) of cel-go kube v1.32 ships scans the prefix or suffix only
-      if (a0) return { cost: str(a0) };
-      break;
-    case 'contains':
-      if (t && a0 && target!.node.checkedType?.name === 'string') return { cost: mul(str(t), str(a0)) };
-      break;
-  }
-  return { cost: one };
-}
+export type { CostEstimate, SizeSchema } from './estimate-sizes.js';
 
 /** The estimated cost of a checked expression, with the schemas bounding its variables. */
 export function estimateCost(ast: ASTNode, schemas: Record<string, SizeSchema> = {}): CostEstimate {
