@@ -169,7 +169,7 @@ export class ApiError extends Error {
       group: group || undefined,
       kind,
       causes: errors.map((e) => ({
-        reason: `FieldValue${e.type}`,
+        reason: e.type === 'InternalError' ? e.type : `FieldValue${e.type}`,
         message: formatCauseMessage(e),
         field: e.field,
       })),
@@ -216,7 +216,8 @@ export interface FieldError {
     | 'NotSupported'
     | 'Duplicate'
     | 'TypeInvalid'
-    | 'NotFound';
+    | 'NotFound'
+    | 'InternalError';
   field: string;
   /** the offending value, shown as kube shows it (strings quoted) */
   value?: unknown;
@@ -239,6 +240,7 @@ const typeText: Record<FieldError['type'], string> = {
   // kube reports a wrong JSON type as its own error type with the same words as Invalid
   TypeInvalid: 'Invalid value',
   NotFound: 'Not found',
+  InternalError: 'Internal error',
 };
 
 /** Types whose message shows the offending value (kube omits it for Required, Forbidden and TooLong). */
@@ -306,4 +308,6 @@ export const fieldError = {
     value,
     detail,
   }),
+  /** kube's field.InternalError: `Internal error: <detail>` */
+  internal: (field: string, detail: string): FieldError => ({ type: 'InternalError', field, detail }),
 };

@@ -9,6 +9,7 @@ import {
 import { GenericStore, Registry, type ResourceDefinition } from '../registry/index.js';
 import { validateDefault } from '../schema/index.js';
 import { WatchCache } from '../watch/index.js';
+import { compileSchemaRules } from './cel/index.js';
 import { crdDefinition } from './crd/index.js';
 import { CrdController } from './crd-controller.js';
 import { CrdServing } from './crd-serving.js';
@@ -51,6 +52,7 @@ class ApiextensionsLifecycle implements OnModuleInit, OnApplicationBootstrap, On
       useFactory: () =>
         crdDefinition({
           validateDefault: (schema, _value, path) => validateDefault(schema, path.replace(/\.default$/, '')),
+          validateRules: (schema, path) => compileSchemaRules(schema, path),
         }),
     },
     {

@@ -27,7 +27,8 @@ type Convert = NonNullable<ResourceDefinition['convert']>;
 export function converterOf(crd: CustomResourceDefinition, kind: string): Convert | undefined {
   const versions = crd.spec.versions ?? [];
   const defaulting = new Map<string, Schema>();
-  for (const v of versions) if (v.name && hasDefaults(versionSchema(v))) defaulting.set(v.name, versionSchema(v));
+  for (const v of versions)
+    if (v.name && hasDefaults(versionSchema(v))) defaulting.set(v.name, versionSchema(v));
   const change = versions.length > 1 ? versionChange(crd, kind) : undefined;
   if (!change && defaulting.size === 0) return undefined;
   return async (objects, version) => {

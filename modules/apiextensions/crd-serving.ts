@@ -11,8 +11,8 @@ import { asCrd, servedKindOf } from './served-kind.js';
 
 export class CrdServing {
   private readonly informer: Informer;
-  /** by CRD name: the group and resource it serves now */
-  private readonly serving = new Map<string, { group: string; resource: string }>();
+  /** by CRD name: the group and resource it serves now, and what they were made from */
+  private readonly serving = new Map<string, { group: string; resource: string; from: string }>();
 
   constructor(
     cache: WatchCache,
@@ -35,6 +35,9 @@ export class CrdServing {
 
   private apply(object: KubeObject, deleted: boolean): void {
     const name = object.metadata.name!;
+    const from = deleted ? '' : servedFrom(object);
+    // most changes of a CRD are its status' own (conditions, storedVersions): the kind stays as it is
+    if (from && this.serving.get(name)?.from === from) return;
     let def: ResourceDefinition | undefined;
     if (!deleted) {
       const crd = asCrd(object);
@@ -57,7 +60,19 @@ export class CrdServing {
     }
     if (def) {
       this.registry.register(def);
-      this.serving.set(name, { group: def.group, resource: def.resource });
+      this.serving.set(name, { group: def.group, resource: def.resource, from });
     }
   }
+}
+
+/** What the served kind is made from: the spec, the accepted names, and whether it is Established or Terminating. */
+function servedFrom(crd: KubeObject): string {
+  const status = (crd.status ?? {}) as {
+    acceptedNames?: unknown;
+    conditions?: { type: string; status: string }[];
+  };
+  const conditions = (status.conditions ?? [])
+    .filter((c) => c.type === 'Established' || c.type === 'Terminating')
+    .map((c) => `${c.type}=${c.status}`);
+  return JSON.stringify([crd.spec, status.acceptedNames, conditions.sort()]);
 }

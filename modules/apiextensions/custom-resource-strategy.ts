@@ -60,8 +60,8 @@ export function customResourceStrategies(
         if (isDeepStrictEqual(next, prev)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
       }
     },
-    validate: (obj) => checks.validate(obj),
-    validateUpdate: (obj, old) => checks.validate(obj, old),
+    validate: (obj, ctx) => checks.validate(obj, undefined, ctx.warnings),
+    validateUpdate: (obj, old, ctx) => checks.validate(obj, old, ctx.warnings),
     updateReplacesValidate: true,
     selectableFields: selectableFieldsOf(version),
   };
@@ -70,7 +70,7 @@ export function customResourceStrategies(
   const status: Strategy = {
     defaults: (obj) => checks.defaults(obj),
     prepareForUpdate: keepAllButStatus,
-    validateUpdate: (obj, old) => checks.validateStatus(obj, old),
+    validateUpdate: (obj, old, ctx) => checks.validateStatus(obj, old, ctx.warnings),
     updateReplacesValidate: true,
   };
 

@@ -12,14 +12,15 @@ import {
   validateCustomResource,
   validateCustomResourceStatus,
 } from '../schema/index.js';
+import { compileValidator } from './cel/index.js';
 import type { CRDVersion } from './crd/index.js';
 
 export interface VersionChecks {
   defaults(obj: KubeObject): void;
-  /** a create (no `old`) or an update of the main resource */
-  validate(obj: KubeObject, old?: KubeObject): FieldError[];
+  /** a create (no `old`) or an update of the main resource; ratcheted rule failures go to `warnings` */
+  validate(obj: KubeObject, old: KubeObject | undefined, warnings: string[]): FieldError[];
   /** an update through `status` */
-  validateStatus(obj: KubeObject, old: KubeObject): FieldError[];
+  validateStatus(obj: KubeObject, old: KubeObject, warnings: string[]): FieldError[];
 }
 
 /** A version's structural schema (the root of a CRD's openAPIV3Schema). */
@@ -30,20 +31,30 @@ export function versionSchema(version: CRDVersion): Schema {
 export function versionChecks(version: CRDVersion): VersionChecks {
   const schema = versionSchema(version);
   const defaulted = hasDefaults(schema);
-  const rules = (errs: FieldError[]): FieldError[] => {
+  // compiled once per served version; undefined when the schema has no x-kubernetes-validations
+  const validator = compileValidator(schema);
+  const withRules = (
+    errs: FieldError[],
+    obj: KubeObject,
+    old: KubeObject | undefined,
+    warnings: string[],
+  ) => {
     const blocking = blockingError(errs);
-    return blocking ? [...errs, blocking] : errs;
+    if (blocking) return [...errs, blocking];
+    if (!validator) return errs;
+    const failed = validator.validate(obj, old, { warnings });
+    return failed.length === 0 ? errs : [...errs, ...failed];
   };
   return {
     defaults(obj) {
       if (defaulted) applyDefaults(schema, obj);
     },
-    validate(obj, old) {
+    validate(obj, old, warnings) {
       const options = old ? { correlation: correlate(obj, old, schema) } : {};
-      return rules(validateCustomResource(schema, obj, options));
+      return withRules(validateCustomResource(schema, obj, options), obj, old, warnings);
     },
-    validateStatus(obj, old) {
-      return rules(validateCustomResourceStatus(schema, obj, old));
+    validateStatus(obj, old, warnings) {
+      return withRules(validateCustomResourceStatus(schema, obj, old), obj, old, warnings);
     },
   };
 }

@@ -135,6 +135,12 @@ export function callCost(fn: string, args: unknown[], result: unknown): number {
     }
     case 'contains':
       return typeof args[0] === 'string' ? strCost(args[0]) * strCost(args[1]) : 1;
+    // cel-go's sets extension compares every pair of elements (equivalent: both ways), on top of the call
+    case 'sets.contains':
+    case 'sets.intersects':
+      return 1 + sizeOf(args[0]) * sizeOf(args[1]);
+    case 'sets.equivalent':
+      return 1 + 2 * sizeOf(args[0]) * sizeOf(args[1]);
     case 'string':
     case 'bytes':
       return typeof args[0] === 'string' || args[0] instanceof Uint8Array ? strCost(args[0]) : 1;

@@ -14,7 +14,11 @@ import { registerRegex } from './library/regex.js';
 import { registerSets } from './library/sets.js';
 import { registerStrings } from './library/strings.js';
 import { registerURL } from './library/url.js';
+import { rewriteHas, undefinedFields } from './fields.js';
+import { registerConversions } from './library/conversions.js';
 import { applyOverrides } from './overrides.js';
+import { applyUnstructured } from './unstructured.js';
+import { celEquals } from './values.js';
 import { CostLimitExceeded, instrument, tracked } from './runtime-cost.js';
 import { celTypeName, literalProblems, type Problem } from './validate.js';
 
@@ -30,6 +34,22 @@ export interface CelEnvironmentOptions {
   optimize?: boolean;
   /** size bounds of the variables (OpenAPI schemas with maxLength, maxItems, maxProperties) for the estimate */
   schemas?: Record<string, SizeSchema>;
+  /**
+   * object types (kube's DeclTypes of a schema: named, with typed fields) the variables may be declared with;
+   * they type-check field selections (`undefined field 'x'`) and compare with `==`
+   */
+  types?: ObjectTypeDeclaration[];
+  /**
+   * the variables hold kube's unstructured values (custom resources): `==`, `!=`, `in` and `+` on lists and maps
+   * follow kube's list types (sets and map lists compare ignoring order, `+` merges them), see unstructured.ts
+   */
+  unstructured?: boolean;
+}
+
+/** A named object type with its fields' CEL types, e.g. {name: 'selfType1.spec', fields: {replicas: 'int'}}. */
+export interface ObjectTypeDeclaration {
+  name: string;
+  fields: Record<string, string>;
 }
 
 export type CelResult =
@@ -65,6 +85,7 @@ const libraries = [
   registerAuthorizer,
   registerTwoVarComprehensions,
   registerOptional,
+  registerConversions,
 ];
 
 /** One problem as cel-go words it: `ERROR: <input>:line:col: message` and the source line with a caret. */
@@ -97,35 +118,66 @@ const operatorNames: Record<string, string> = {
 };
 
 /** cel-js's wording of a compile problem, in cel-go's words where they are known. */
-function celJsProblem(e: { message: string; range?: { start: number } }): Problem {
+function celJsProblem(e: { message: string; range?: { start: number } }, expression: string): Problem {
   const first = e.message.split('\n')[0];
+  const at = e.range?.start ?? 0;
   const operator = /^(?:no such overload|found no matching overload for): (\S+) (\S+) (\S+)$/.exec(first);
-  const message = operator
-    ? `found no matching overload for '${operatorNames[operator[2]] ?? operator[2]}' applied to '(${celTypeName(operator[1])}, ${celTypeName(operator[3])})'`
-    : first.replace(/^Unknown variable: (.*)$/, "undeclared reference to '$1' (in container '')");
-  return { message, at: e.range?.start ?? 0 };
+  if (operator) {
+    const name = operatorNames[operator[2]] ?? operator[2];
+    const types = `${celTypeName(operator[1])}, ${celTypeName(operator[3])}`;
+    return { message: `found no matching overload for '${name}' applied to '(${types})'`, at };
+  }
+  // a field a declared object type lacks, reported at its '.' as cel-go does
+  const field = /^No such key: (.*)$/.exec(first);
+  if (field)
+    return { message: `undefined field '${field[1]}'`, at: Math.max(0, expression.lastIndexOf('.', at)) };
+  return {
+    message: first.replace(/^Unknown variable: (.*)$/, "undeclared reference to '$1' (in container '')"),
+    at,
+  };
 }
 
 /** kube's wording of a runtime error: cel-js's first line, with cel-go's words where they differ. */
 function runtimeError(e: unknown): string {
   const first = ((e as Error)?.message ?? String(e)).split('\n')[0];
-  return first
-    .replace(
-      /^No such key: index out of bounds, index (-?\d+) >= size (\d+)$/,
-      "index '$1' out of range in list size '$2'",
-    )
-    .replace(/^No such key: /, 'no such key: ')
-    .replace(/^Unknown variable: (.*)$/, 'no such attribute(s): $1')
-    .replace(/^integer overflow: .*$/, 'integer overflow')
-    .replace(/^Optional value is not present$/, 'optional.none() dereference')
-    .replace(/^string\.substring\(start, end\): (start|end) index out of range$/, 'index out of range');
+  return (
+    first
+      .replace(
+        /^No such key: index out of bounds, index (-?\d+) >= size (\d+)$/,
+        "index '$1' out of range in list size '$2'",
+      )
+      .replace(/^No such key: /, 'no such key: ')
+      // a dyn value (int-or-string) of a type the operator or function does not take: cel-go says only this
+      .replace(/^(?:no such overload: .*|found no matching overload for .*)$/, 'no such overload')
+      .replace(/^Unknown variable: (.*)$/, 'no such attribute(s): $1')
+      .replace(/^integer overflow: .*$/, 'integer overflow')
+      .replace(/^Optional value is not present$/, 'optional.none() dereference')
+      .replace(/^string\.substring\(start, end\): (start|end) index out of range$/, 'index out of range')
+  );
+}
+
+const environmentOptions = { enableOptionalTypes: true, homogeneousAggregateLiterals: false };
+let base: Environment | undefined;
+
+/** The libraries are registered once; each environment is a clone that only adds its types and variables. */
+function libraryEnvironment(): Environment {
+  if (!base) {
+    base = new Environment(environmentOptions);
+    for (const register of libraries) register(base);
+  }
+  return base.clone(environmentOptions);
 }
 
 export function celEnvironment(options: CelEnvironmentOptions): CelEnvironment {
-  const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
-  for (const register of libraries) register(env);
+  const env = libraryEnvironment();
+  for (const t of options.types ?? []) {
+    // a constructor of its own: values of these types are never built by cel-js (see unstructured.ts)
+    env.registerType({ name: t.name, ctor: class {}, fields: t.fields });
+    env.registerOperator(`${t.name} == ${t.name}`, (a: unknown, b: unknown) => celEquals(a, b));
+  }
   for (const [name, type] of Object.entries(options.variables)) env.registerVariable(name, type);
   const defaultLimit = options.costLimit ?? perCallLimit;
+  const fields = new Map((options.types ?? []).map((t) => [t.name, t.fields]));
   const cache = new Map<string, CelCompileResult>();
 
   const compile = (expression: string): CelCompileResult => {
@@ -133,13 +185,18 @@ export function celEnvironment(options: CelEnvironmentOptions): CelEnvironment {
     try {
       parsed = env.parse(expression);
     } catch (e) {
-      return { ok: false, error: compileError(expression, [celJsProblem(e as Error)]) };
+      return { ok: false, error: compileError(expression, [celJsProblem(e as Error, expression)]) };
     }
+    rewriteHas(parsed.ast);
     const checked = parsed.check();
-    if (!checked.valid) return { ok: false, error: compileError(expression, [celJsProblem(checked.error!)]) };
+    if (!checked.valid) {
+      return { ok: false, error: compileError(expression, [celJsProblem(checked.error!, expression)]) };
+    }
     const problems = literalProblems(parsed.ast);
+    if (fields.size > 0) problems.push(...undefinedFields(parsed.ast, expression, fields));
     if (problems.length > 0) return { ok: false, error: compileError(expression, problems) };
     applyOverrides(parsed.ast);
+    if (options.unstructured) applyUnstructured(parsed.ast);
     instrument(parsed.ast, options.optimize ?? true);
     const run = parsed;
     let estimate: CostEstimate | undefined;

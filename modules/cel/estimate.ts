@@ -2,188 +2,26 @@
 // sizes come from the schemas declared for the variables (maxLength, maxItems, maxProperties), and where a
 // schema sets no limit, from the largest request kube accepts, as kube's CRD validation estimates them.
 import type { ASTNode } from '@marcbachmann/cel-js';
-import { costFactors, maxRequestSizeBytes, nominal } from './cost.js';
+import { costFactors } from './cost.js';
+import { callEstimate } from './estimate-calls.js';
+import {
+  add,
+  est,
+  factor,
+  mapKey,
+  mul,
+  one,
+  sizeOfInfo,
+  zero,
+  type CostEstimate,
+  type Info,
+  type Node,
+  type Scope,
+  type SizeSchema,
+} from './estimate-sizes.js';
 import { namespaces } from './runtime-cost.js';
 
-/** The part of an OpenAPI v3 schema that bounds sizes. */
-export interface SizeSchema {
-  type?: string;
-  maxLength?: number;
-  minLength?: number;
-  maxItems?: number;
-  maxProperties?: number;
-  items?: SizeSchema;
-  properties?: Record<string, SizeSchema>;
-  additionalProperties?: SizeSchema | boolean;
-}
-
-export interface CostEstimate {
-  min: number;
-  max: number;
-}
-
-/** cel-go's "unknown size": the largest uint64. */
-const unbounded = 2 ** 64 - 1;
-const sat = (x: number) => Math.min(x, unbounded);
-const est = (min: number, max = min): CostEstimate => ({ min: sat(min), max: sat(max) });
-const add = (a: CostEstimate, b: CostEstimate) => est(a.min + b.min, a.max + b.max);
-const mul = (a: CostEstimate, b: CostEstimate) => est(a.min * b.min, a.max * b.max);
-const factor = (a: CostEstimate, f: number) => est(Math.ceil(a.min * f), Math.ceil(a.max * f));
-const zero = est(0);
-const one = est(1);
-
-/** kube's smallest JSON encoding of a value of the schema, which bounds how many fit in a request. */
-function minSizeJSON(s: SizeSchema | undefined): number {
-  switch (s?.type) {
-    case 'boolean':
-      return 4;
-    case 'number':
-    case 'integer':
-      return 1;
-    case 'string':
-      return (s.minLength ?? 0) + 2;
-    default:
-      return 2;
-  }
-}
-
-function schemaSize(s: SizeSchema): CostEstimate | undefined {
-  switch (s.type) {
-    case 'string':
-      return est(0, s.maxLength ?? maxRequestSizeBytes - 2);
-    case 'array':
-      return est(0, s.maxItems ?? Math.floor((maxRequestSizeBytes - 2) / (minSizeJSON(s.items) + 1)));
-    case 'object': {
-      const values = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
-      return est(0, s.maxProperties ?? Math.floor((maxRequestSizeBytes - 2) / (minSizeJSON(values) + 6)));
-    }
-    case 'integer':
-    case 'number':
-    case 'boolean':
-      return one;
-    default:
-      return undefined;
-  }
-}
-
-interface Info {
-  cost: CostEstimate;
-  size?: CostEstimate;
-  schema?: SizeSchema;
-}
-
-interface Node {
-  op: string;
-  args: unknown;
-  meta: { alternate?: unknown; macro?: unknown };
-  checkedType?: { name: string };
-}
-
-const scalar =
-  /^(int|uint|double|bool|null_type|type|google\.protobuf\.(Duration|Timestamp)|kubernetes\..*|net\..*)$/;
-
-function sizeOfInfo(info: Info, node: Node): CostEstimate {
-  if (info.size) return info.size;
-  const fromSchema = info.schema && schemaSize(info.schema);
-  if (fromSchema) return fromSchema;
-  if (scalar.test(node.checkedType?.name ?? '')) return one;
-  return est(0, unbounded);
-}
-
-type Scope = ReadonlyMap<string, Info>;
-
-const elementType = (n: Node) => /^list<(.*)>$/.exec(n.checkedType?.name ?? '')?.[1] ?? '';
-
-/** kube's call estimates (then cel-go's): cost and result size, given the target and argument estimates. */
-function callEstimate(
-  fn: string,
-  target: { node: Node; info: Info } | undefined,
-  args: { node: Node; info: Info }[],
-): { cost: CostEstimate; size?: CostEstimate } {
-  const size = (x: { node: Node; info: Info }) => sizeOfInfo(x.info, x.node);
-  if (nominal.has(fn)) return { cost: one };
-  const t = target && size(target);
-  const a0 = args[0] && size(args[0]);
-  const str = (s: CostEstimate) => factor(s, costFactors.stringTraversal);
-  switch (fn) {
-    case 'check':
-      return { cost: est(costFactors.authorizationCheck) };
-    case 'isSorted':
-    case 'sum':
-    case 'max':
-    case 'min':
-    case 'indexOf':
-    case 'lastIndexOf': {
-      if (!target || !t) break;
-      if (!target.node.checkedType?.name.startsWith('list')) return { cost: str(t) };
-      let el = one;
-      const et = elementType(target.node);
-      if (et === 'string' || et === 'bytes') {
-        const items = target.info.schema?.items;
-        const elSize = (items && schemaSize(items)) ?? est(0, unbounded);
-        el = add(el, str(elSize));
-      }
-      return { cost: mul(t, el) };
-    }
-    case 'url':
-      return { cost: str(a0 ?? zero) };
-    case 'lowerAscii':
-    case 'upperAscii':
-    case 'substring':
-    case 'trim':
-      return t ? { cost: str(t), size: t } : { cost: one };
-    case 'replace':
-      if (t) return { cost: factor(t, 2 * costFactors.stringTraversal), size: est(0, unbounded) };
-      break;
-    case 'split':
-      if (t) return { cost: factor(t, 2 * costFactors.stringTraversal), size: est(0, t.max) };
-      break;
-    case 'join':
-      if (t) {
-        const et = target!.info.schema?.items;
-        let sz = mul(t, (et && schemaSize(et)) ?? est(0, unbounded));
-        if (a0) sz = add(sz, mul(a0, est(Math.max(0, t.min - 1), Math.max(0, t.max - 1))));
-        return { cost: str(sz), size: sz };
-      }
-      break;
-    case 'find':
-    case 'findAll':
-    case 'matches':
-      if (t && a0) {
-        const strCost = str(add(t, one));
-        return { cost: mul(strCost, factor(a0, costFactors.regexStringLength)), size: est(0, t.max) };
-      }
-      break;
-    case 'cidr':
-    case 'isIP':
-    case 'isCIDR':
-    case 'quantity':
-    case 'isQuantity':
-    case 'string':
-    case 'bytes':
-      return { cost: str(a0 ?? one) };
-    case 'ip':
-      return target ? { cost: one } : { cost: str(a0 ?? one) };
-    case 'ip.isCanonical':
-      return { cost: factor(a0 ?? one, 2 * costFactors.stringTraversal) };
-    case 'containsIP':
-    case 'containsCIDR': {
-      const ipBytes = est(4, 16);
-      let cost = str(add(ipBytes, ipBytes));
-      if (fn === 'containsCIDR') cost = add(add(cost, str(ipBytes)), one);
-      if (args[0]?.node.checkedType?.name === 'string') cost = add(cost, str(a0));
-      return { cost };
-    }
-    case 'startsWith':
-    case 'endsWith':
-      if (t) return { cost: str(t) };
-      break;
-    case 'contains':
-      if (t && a0 && target!.node.checkedType?.name === 'string') return { cost: mul(str(t), str(a0)) };
-      break;
-  }
-  return { cost: one };
-}
+export type { CostEstimate, SizeSchema } from './estimate-sizes.js';
 
 /** The estimated cost of a checked expression, with the schemas bounding its variables. */
 export function estimateCost(ast: ASTNode, schemas: Record<string, SizeSchema> = {}): CostEstimate {
@@ -195,6 +33,8 @@ export function estimateCost(ast: ASTNode, schemas: Record<string, SizeSchema> =
 
 function visit(n: Node, scope: Scope): Info {
   const args = n.args as unknown[];
+  // an identifier that names a constant (a type such as `string`) is its value
+  if (n.op === 'id' && n.meta.alternate) return visit(n.meta.alternate as Node, scope);
   if (n.meta.alternate || n.meta.macro) return macro(n, scope);
   switch (n.op) {
     case 'value': {
@@ -275,7 +115,11 @@ function visit(n: Node, scope: Scope): Info {
       const rs = sizeOfInfo(r, rn);
       let op = one;
       let size: CostEstimate | undefined;
-      if (['==', '!=', '<', '<=', '>', '>='].includes(n.op)) {
+      const ordered = ['<', '<=', '>', '>='].includes(n.op);
+      const text = (t?: string) => t === 'string' || t === 'bytes';
+      if (ordered && !text(ln.checkedType?.name) && !text(rn.checkedType?.name)) {
+        // ordering numbers, durations, timestamps: a unit cost, whatever the sizes
+      } else if (ordered || n.op === '==' || n.op === '!=') {
         const smallest = Math.min(ls.max, rs.max);
         op = est(smallest > 0 ? 1 : 0, Math.ceil(smallest * costFactors.stringTraversal));
       } else if (n.op === '+') {
@@ -292,9 +136,9 @@ function macro(n: Node, scope: Scope): Info {
   const args = n.args as unknown[];
   const name = args[0] as string;
   if (name === 'has') {
-    let selects = 0;
-    for (let x = (args[1] as Node[])[0]; x.op === '.' || x.op === '.?'; x = (x.args as Node[])[0]) selects++;
-    return { cost: est(selects) };
+    // what reaching the tested field's holder costs (`has(a.b.c)`: a, .b); testing the field is free
+    const arg = (args[1] as Node[])[0];
+    return { cost: arg.op === '.' || arg.op === '.?' ? visit((arg.args as Node[])[0], scope).cost : zero };
   }
   const receiver = n.op === 'rcall' ? (args[1] as Node) : undefined;
   const params = (n.op === 'rcall' ? args[2] : args[1]) as Node[];
@@ -316,7 +160,7 @@ function macro(n: Node, scope: Scope): Info {
   const count = sizeOfInfo(range, receiver);
   const element: Info = {
     cost: one,
-    schema: range.schema?.items ?? (range.schema?.type === 'object' ? { type: 'string' } : undefined),
+    schema: range.schema?.items ?? (range.schema?.type === 'object' ? mapKey : undefined),
   };
   const inner = new Map(scope).set(params[0].args as unknown as string, element);
   const body = params.slice(1).map((p) => visit(p, inner).cost);
@@ -338,7 +182,7 @@ function macro(n: Node, scope: Scope): Info {
     case 'map':
       init = est(costFactors.listCreate);
       size = count;
-      loop = body.length === 1 ? add(est(12), body[0]) : add(body[0], est(1, 12 + body[1].max));
+      loop = body.length === 1 ? add(est(11), body[0]) : add(body[0], est(1, 11 + body[1].max));
       break;
     default:
       init = est(costFactors.listCreate);
@@ -354,7 +198,7 @@ function twoVarMacro(kind: string, receiver: Node, params: Node[], scope: Scope)
   const count = sizeOfInfo(range, receiver);
   const s = range.schema;
   const isList = receiver.checkedType?.name.startsWith('list') ?? false;
-  const key: Info = isList ? { cost: one, size: one } : { cost: one, schema: { type: 'string' } };
+  const key: Info = isList ? { cost: one, size: one } : { cost: one, schema: mapKey };
   const values =
     s?.items ?? (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined);
   const inner = new Map(scope)

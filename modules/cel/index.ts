@@ -5,7 +5,9 @@ export {
   type CelProgram,
   type CelResult,
   type CelCompileResult,
+  type ObjectTypeDeclaration,
 } from './environment.js';
+export { markList, listSemantics, unstructuredEquals, type ListSemantics } from './unstructured.js';
 export {
   costErrorMessage,
   costLimitExceededMessage,

@@ -1,7 +1,7 @@
 // What cel-go's optional types add beyond cel-js's: optional.ofNonZeroValue, and the optMap / optFlatMap
 // macros (cel-js has optional.of/none, hasValue, value, or, orValue, `.?` and `[?]`).
 import { Optional, type ASTNode, type Environment } from '@marcbachmann/cel-js';
-import { isDuration, isPlainMap } from '../values.js';
+import { celEquals, isDuration, isPlainMap } from '../values.js';
 
 /* cel-js's macro hooks are untyped */
 type Checker = any;
@@ -14,7 +14,8 @@ function isZero(v: unknown): boolean {
   if (v instanceof Map) return v.size === 0;
   if (isPlainMap(v)) return Object.keys(v).length === 0;
   if (isDuration(v)) return v.seconds === 0n && v.nanos === 0;
-  if (v instanceof Date) return v.getTime() === 0;
+  // the zero timestamp is Go's zero time, 0001-01-01T00:00:00Z (not the Unix epoch)
+  if (v instanceof Date) return v.getTime() === -62135596800000;
   if (v !== null && typeof v === 'object' && v.constructor?.name === 'UnsignedInt') return v.valueOf() === 0n;
   return false;
 }
@@ -45,6 +46,8 @@ function evaluate(ev: Evaluator, m: OptMacro, ctx: Context): unknown {
 }
 
 export function registerOptional(env: Environment): void {
+  // cel-js has no equality of optionals: equal when both are empty or both hold equal values
+  env.registerOperator('optional<A> == optional<A>', (a: unknown, b: unknown) => celEquals(a, b));
   env.registerFunction('OptionalNamespace.ofNonZeroValue(A): optional<A>', (_: unknown, v: unknown) =>
     isZero(v) ? Optional.none() : Optional.of(v),
   );

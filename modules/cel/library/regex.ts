@@ -20,10 +20,12 @@ export function compileRegex(pattern: string): RegExp {
     .replace(/\\A/g, '^')
     .replace(/\\z/g, '$(?![\\s\\S])');
   let flags = 'gu';
-  const lead = /^\(\?([imsU]+)\)/.exec(source);
-  if (lead) {
-    source = source.slice(lead[0].length);
-    for (const f of lead[1]) if (f !== 'U' && !flags.includes(f)) flags += f;
+  // a flags group at the start, or right after a `^` (Gateway API writes `^(?i)...`), applies to the whole
+  // pattern, unless it is multi-line mode, which would change what that `^` means
+  const lead = /^(\^?)\(\?([imsU]+)\)/.exec(source);
+  if (lead && !(lead[1] && lead[2].includes('m'))) {
+    source = lead[1] + source.slice(lead[0].length);
+    for (const f of lead[2]) if (f !== 'U' && !flags.includes(f)) flags += f;
   }
   try {
     re = new RegExp(source, flags);
