@@ -12,7 +12,7 @@ import {
   type ObjectTypeDeclaration,
 } from '../../cel/index.js';
 import { celTypeName, sizeSchema, type DeclType } from './decl-type.js';
-import { validFieldPath } from './field-path.js';
+import { validFieldPath } from '../crd/index.js';
 
 export interface CompiledRule {
   rule: ValidationRule;
@@ -108,7 +108,7 @@ function compileRule(
     }
   }
   if (rule.fieldPath) {
-    const path = validFieldPath(rule.fieldPath, schema);
+    const path = validFieldPath(rule.fieldPath, schema as Record<string, unknown>, true);
     if (path.ok) out.fieldPath = path.path;
   }
   return out;

@@ -11,7 +11,7 @@ import {
 } from '../../cel/index.js';
 import { compileRules } from './compile.js';
 import { declType } from './decl-type.js';
-import { validFieldPath } from './field-path.js';
+import { validFieldPath } from '../crd/index.js';
 
 export interface CompileSchemaRulesOptions {
   /** kube skips the per-expression cost limits when an update leaves the version's schema unchanged */
@@ -103,7 +103,7 @@ function checkRule(rule: ValidationRule, schema: Schema, at: string, errors: Fie
   if (newlines.test(fieldPath)) {
     errors.push(fieldError.invalid(`${at}.fieldPath`, fieldPath, 'fieldPath must not contain line breaks'));
   }
-  if (fieldPath !== '' && !validFieldPath(fieldPath, schema).ok) {
+  if (fieldPath !== '' && !validFieldPath(fieldPath, schema as Record<string, unknown>, true).ok) {
     errors.push(fieldError.invalid(`${at}.fieldPath`, fieldPath, 'fieldPath must be a valid path'));
   }
 }

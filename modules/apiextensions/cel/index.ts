@@ -11,5 +11,4 @@
 export { compileSchemaRules, ruleText, type CompileSchemaRulesOptions } from './crd-rules.js';
 export { compileValidator, type RuleValidator, type ValidateOptions } from './validator.js';
 export { escapeName, unescapeName } from './escape.js';
-export { validFieldPath, type FieldPathResult } from './field-path.js';
 export { declType, withTypeAndObjectMeta, type DeclType } from './decl-type.js';
