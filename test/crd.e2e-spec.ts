@@ -37,6 +37,8 @@ spec:
         specReplicasPath: .spec.replicas
         statusReplicasPath: .status.replicas
         labelSelectorPath: .status.selector
+    selectableFields:
+    - jsonPath: .spec.color
     additionalPrinterColumns:
     - name: Color
       type: string
@@ -148,6 +150,24 @@ describe('CustomResourceDefinitions with kubectl', () => {
     await k(['create', 'configmap', 'editme', '-n', 'default', '--from-literal=k=edited-from']);
     assert.match(await edit(['configmap', 'editme', '-n', 'default']), /configmap\/editme edited/);
     assert.equal(await k(['get', 'cm', 'editme', '-n', 'default', '-o', 'jsonpath={.data.k}']), 'edited-to');
+  });
+
+  it('selectable fields filter lists and watches; other fields are refused', async () => {
+    await k(['apply', '-f', await file('g-red.yaml', gizmo('g-red', 'red'))]);
+    const names = await k([
+      'get',
+      'gizmos',
+      '-n',
+      'default',
+      '--field-selector',
+      'spec.color=red',
+      '-o',
+      'name',
+    ]);
+    assert.deepEqual(names.trim().split('\n'), ['gizmo.tools.pgkube.io/g-red']);
+    const refused = await run(['get', 'gizmos', '-n', 'default', '--field-selector', 'spec.size=L']);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /field label not supported: spec\.size/);
   });
 
   it('unknown fields are pruned and reported, Strict refuses them', async () => {

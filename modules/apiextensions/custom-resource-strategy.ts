@@ -14,7 +14,10 @@ import { versionChecks } from './version-checks.js';
 
 const withoutMetadata = ({ metadata: _m, ...rest }: KubeObject) => rest;
 
-/** kube's selectable field values: the text of a string, integer or boolean; nothing for other values. */
+/**
+ * kube's selectable field values: the text of a string, integer or boolean; empty for a missing value (every
+ * field is always there, so the registry learns their names from an empty object).
+ */
 function selectableFieldsOf(version: CRDVersion): Strategy['selectableFields'] {
   const fields = (version.selectableFields ?? []).map((f) => {
     const template = parseJSONPath(`{${f.jsonPath ?? ''}}`);
@@ -26,8 +29,7 @@ function selectableFieldsOf(version: CRDVersion): Strategy['selectableFields'] {
     const values: Record<string, string> = {};
     for (const f of fields) {
       const v = f.find(obj);
-      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
-        values[f.name] = String(v);
+      values[f.name] = typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
     }
     return values;
   };
