@@ -209,4 +209,38 @@ describe('CRD validation as real projects use it', () => {
     assert.notEqual(r2.code, 0, `r2: ${r2.stdout}`);
     assert.match(r2.stderr, /estimated rule cost exceeds budget by factor of|exceeds budget/);
   });
+
+  it('server-side apply merges list-map and set entries per manager; an unmarked list is atomic', async () => {
+    const applyAs = async (manager: string, spec: object, force = false) => {
+      const file = path.join(s.dataDir, `ssa-${n++}.yaml`);
+      await writeFile(file, stringify(trail('t5', spec)));
+      const args = ['apply', '--server-side', `--field-manager=${manager}`, '-f', file];
+      return kubectl(force ? [...args, '--force-conflicts'] : args, {
+        kubeconfig: s.kubeconfig,
+        timeoutMs: 60_000,
+      });
+    };
+    let r = await applyAs('alice', {
+      className: 'gold',
+      rules: [{ name: 'a' }],
+      hostnames: ['a.example.com'],
+      tags: ['first'],
+    });
+    assert.equal(r.code, 0, r.stderr);
+    r = await applyAs('bob', { className: 'gold', rules: [{ name: 'b' }], hostnames: ['b.example.com'] });
+    assert.equal(r.code, 0, r.stderr);
+    const got = JSON.parse(
+      (await kubectl(['get', 'trail', 't5', '-n', 'default', '-o', 'json'], { kubeconfig: s.kubeconfig }))
+        .stdout,
+    );
+    assert.deepEqual(
+      got.spec.rules.map((x: any) => x.name),
+      ['a', 'b'],
+    );
+    assert.deepEqual(got.spec.hostnames, ['a.example.com', 'b.example.com']);
+    r = await applyAs('bob', { className: 'gold', rules: [{ name: 'b' }], tags: ['second'] });
+    assert.notEqual(r.code, 0, 'bob may not take over the atomic list alice owns');
+    assert.match(r.stderr, /conflict/i);
+    assert.match(r.stderr, /\.spec\.tags/);
+  });
 });
