@@ -29,7 +29,8 @@ function selectableFieldsOf(version: CRDVersion): Strategy['selectableFields'] {
     const values: Record<string, string> = {};
     for (const f of fields) {
       const v = f.find(obj);
-      values[f.name] = typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+      values[f.name] =
+        typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
     }
     return values;
   };
