@@ -295,12 +295,12 @@ export const fieldError = {
     detail: `supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`,
   }),
   duplicate: (field: string, value: unknown): FieldError => ({ type: 'Duplicate', field, value }),
-  /** kube's field.TooMany: `Too many: <actual>: must have at most <max> items` (item, for one) */
+  /** kube v1.32's field.TooMany: `Too many: <actual>: must have at most <max> items` (items even for one) */
   tooMany: (field: string, actual: number, max: number): FieldError => ({
     type: 'TooMany',
     field,
     value: actual,
-    detail: `must have at most ${max} ${max === 1 ? 'item' : 'items'}`,
+    detail: `must have at most ${max} items`,
   }),
   typeInvalid: (field: string, value: unknown, detail: string): FieldError => ({
     type: 'TypeInvalid',
