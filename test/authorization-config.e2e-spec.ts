@@ -128,10 +128,8 @@ describe('--authorization-config', () => {
     await replace(file, 'authorizers: [');
     await until('a failed reload', async () => failures(await metrics()) > before);
     assert.equal((await get('bob-token', 'other')).status, 403);
-    await writeFile(
-      file,
-      configFile(kubeconfig, { match: inGuarded, extra: '- type: RBAC\n  name: rbac\n' }),
-    );
+    // replaced whole (write, then rename): a reload must never read it half written
+    await replace(file, configFile(kubeconfig, { match: inGuarded, extra: '- type: RBAC\n  name: rbac\n' }));
     await until('a second failed reload', async () => failures(await metrics()) > before + 1);
     assert.equal((await get('bob-token', 'other')).status, 403, 'still the configuration that guards other');
     assert.match(
@@ -158,7 +156,7 @@ describe('--authorization-config', () => {
   });
 
   it('a match condition that fails to evaluate applies the failure policy', async () => {
-    await writeFile(
+    await replace(
       file,
       configFile(kubeconfig, { match: "request.resourceAttributes.namespace == 'guarded'" }),
     );
