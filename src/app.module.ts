@@ -6,7 +6,7 @@ import type {
   ServiceAccountKeys,
 } from '../modules/authentication/index.js';
 import { AdmissionModule } from '../modules/admission/index.js';
-import { ApiextensionsModule } from '../modules/apiextensions/index.js';
+import { ApiextensionsModule, type ApiDefinition } from '../modules/apiextensions/index.js';
 import { AuthenticationModule, type LoadedAuthentication } from '../modules/authentication/index.js';
 import { AuthorizationModule, type LoadedAuthorization } from '../modules/authorization/index.js';
 import { ControllersModule, type ClusterEndpoint } from '../modules/controllers/index.js';
@@ -39,6 +39,8 @@ export interface ServerOptions {
   /** client certificates and the authenticating proxy (src/server/client-trust.ts) */
   clientCa?: CertificatePool;
   requestHeader?: RequestHeaderOptions;
+  /** the CRDs --api-definitions names, read at start */
+  apiDefinitions?: ApiDefinition[];
 }
 
 /**
@@ -57,7 +59,7 @@ export class AppModule {
         RegistryModule.forRoot(config.apiEnablement),
         KindsModule,
         WatchModule.forRoot(config.historyRetentionMs),
-        ApiextensionsModule,
+        ApiextensionsModule.forRoot(server.apiDefinitions),
         AuthorizationModule.forRoot({
           ...server.authorization,
           modes: config.authorizationModes,

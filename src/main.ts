@@ -10,6 +10,7 @@ import {
   loadServiceAccountKeys,
   parseTokenFile,
 } from '../modules/authentication/index.js';
+import { readApiDefinitions } from '../modules/apiextensions/index.js';
 import { loadAuthorization } from '../modules/authorization/index.js';
 import { migrate, startEmbeddedPostgres, type RunningPostgres } from '../modules/storage/index.js';
 import { ConfigError, parseConfig, usage, type Config } from './config/config.js';
@@ -40,6 +41,7 @@ async function serve(config: Config): Promise<void> {
     webhookTimeoutMs: config.authorizationWebhookTimeoutMs,
     configFile: config.authorizationConfig,
   });
+  const apiDefinitions = config.apiDefinitions ? await readApiDefinitions(config.apiDefinitions) : [];
   // keys and tokens live here; an embedded PostgreSQL run as its own OS user (we are root) must pass through
   const embeddedAsOtherUser = !config.databaseUrl && process.getuid?.() === 0;
   await makePrivateDir(config.dataDir, embeddedAsOtherUser);
@@ -87,6 +89,7 @@ async function serve(config: Config): Promise<void> {
     clusterEndpoint,
     clientCa: trust.clientCa,
     requestHeader: trust.requestHeader,
+    apiDefinitions,
   });
   await app.listen(config.securePort, config.bindAddress);
   const port = (app.getHttpServer().address() as { port: number }).port;

@@ -2,6 +2,7 @@ import {
   Inject,
   Logger,
   Module,
+  type DynamicModule,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
   type OnModuleInit,
@@ -13,11 +14,15 @@ import { compileSchemaRules } from './cel/index.js';
 import { crdDefinition } from './crd/index.js';
 import { CrdController } from './crd-controller.js';
 import { CrdServing } from './crd-serving.js';
+import { applyApiDefinitions, type ApiDefinition } from './definitions.js';
 
 const logTo = (name: string) => (message: string) => new Logger(name).warn(message);
 
 /** the CustomResourceDefinition kind as registered here (its validation with every check plugged in) */
 export const CRD_KIND = Symbol('crd-kind');
+const API_DEFINITIONS = Symbol('api-definitions');
+/** how long the start waits for the kinds of --api-definitions to be served */
+const DEFINITIONS_SERVED_MS = 10_000;
 
 /**
  * CRDs: the kind itself, its status controller, and the serving of the kinds CRDs define. kube-apiserver runs
@@ -30,6 +35,8 @@ class ApiextensionsLifecycle implements OnModuleInit, OnApplicationBootstrap, On
     @Inject(CRD_KIND) private readonly crdKind: ResourceDefinition,
     @Inject(CrdServing) private readonly serving: CrdServing,
     @Inject(CrdController) private readonly controller: CrdController,
+    @Inject(GenericStore) private readonly generic: GenericStore,
+    @Inject(API_DEFINITIONS) private readonly definitions: readonly ApiDefinition[],
   ) {}
   onModuleInit(): void {
     this.registry.register(this.crdKind);
@@ -37,6 +44,24 @@ class ApiextensionsLifecycle implements OnModuleInit, OnApplicationBootstrap, On
   async onApplicationBootstrap(): Promise<void> {
     await this.serving.start();
     this.controller.start();
+    await applyApiDefinitions(this.generic, this.crdKind, this.definitions);
+    await this.definitionsServed();
+  }
+
+  /** The kinds of --api-definitions are served before the server listens (or a warning says which are not). */
+  private async definitionsServed(): Promise<void> {
+    const deadline = Date.now() + DEFINITIONS_SERVED_MS;
+    const unserved = () =>
+      this.definitions.filter(({ crd }) => {
+        const spec = crd.spec as { group?: string; names?: { plural?: string } } | undefined;
+        return !this.registry.storedKind(spec?.group ?? '', spec?.names?.plural ?? '');
+      });
+    while (unserved().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    for (const { file, crd } of unserved()) {
+      new Logger('apiextensions').warn(
+        `--api-definitions: ${file}: customresourcedefinition ${crd.metadata.name} is not served yet (see its status conditions)`,
+      );
+    }
   }
   async onApplicationShutdown(): Promise<void> {
     this.serving.stop();
@@ -44,31 +69,39 @@ class ApiextensionsLifecycle implements OnModuleInit, OnApplicationBootstrap, On
   }
 }
 
-@Module({
-  providers: [
-    {
-      provide: CRD_KIND,
-      // a default is judged by the values module (it wants the schema's own path, not `….default`)
-      useFactory: () =>
-        crdDefinition({
-          validateDefault: (schema, _value, path) => validateDefault(schema, path.replace(/\.default$/, '')),
-          validateRules: (schema, path) => compileSchemaRules(schema, path),
-        }),
-    },
-    {
-      provide: CrdServing,
-      useFactory: (cache: WatchCache, registry: Registry) =>
-        new CrdServing(cache, registry, logTo('apiextensions')),
-      inject: [WatchCache, Registry],
-    },
-    {
-      provide: CrdController,
-      useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore, kind: ResourceDefinition) =>
-        new CrdController(cache, registry, generic, kind, logTo('apiextensions-controller')),
-      inject: [WatchCache, Registry, GenericStore, CRD_KIND],
-    },
-    ApiextensionsLifecycle,
-  ],
-  exports: [CrdServing, CrdController],
-})
-export class ApiextensionsModule {}
+@Module({})
+export class ApiextensionsModule {
+  /** `definitions`: the CRDs of --api-definitions, read before the start */
+  static forRoot(definitions: readonly ApiDefinition[] = []): DynamicModule {
+    return {
+      module: ApiextensionsModule,
+      providers: [{ provide: API_DEFINITIONS, useValue: definitions }, ...providers],
+      exports: [CrdServing, CrdController],
+    };
+  }
+}
+
+const providers = [
+  {
+    provide: CRD_KIND,
+    // a default is judged by the values module (it wants the schema's own path, not `….default`)
+    useFactory: () =>
+      crdDefinition({
+        validateDefault: (schema, _value, path) => validateDefault(schema, path.replace(/\.default$/, '')),
+        validateRules: (schema, path) => compileSchemaRules(schema, path),
+      }),
+  },
+  {
+    provide: CrdServing,
+    useFactory: (cache: WatchCache, registry: Registry) =>
+      new CrdServing(cache, registry, logTo('apiextensions')),
+    inject: [WatchCache, Registry],
+  },
+  {
+    provide: CrdController,
+    useFactory: (cache: WatchCache, registry: Registry, generic: GenericStore, kind: ResourceDefinition) =>
+      new CrdController(cache, registry, generic, kind, logTo('apiextensions-controller')),
+    inject: [WatchCache, Registry, GenericStore, CRD_KIND],
+  },
+  ApiextensionsLifecycle,
+];

@@ -99,6 +99,8 @@ export interface Config {
   authorizationWebhookTimeoutMs: number;
   /** --authorization-config: an AuthorizationConfiguration file (excludes the flags above) */
   authorizationConfig?: string;
+  /** --api-definitions: CRD manifests (a file or a directory) applied at start */
+  apiDefinitions?: string;
   /** --controllers: the in-process controllers that run (checked at parse time) */
   controllers: string[];
   /** --feature-gates */
@@ -197,6 +199,11 @@ const flags: Record<string, FlagSpec> = {
     key: 'maxRequestsInflight',
     parse: count,
     help: 'most non-mutating requests (watches aside) served at once, then 429 (default 400; 0: no limit)',
+  },
+  'api-definitions': {
+    key: 'apiDefinitions',
+    parse: (v) => path.resolve(v),
+    help: 'a file or directory of CustomResourceDefinition manifests (YAML or JSON), applied at start',
   },
   'max-mutating-requests-inflight': {
     key: 'maxMutatingRequestsInflight',
