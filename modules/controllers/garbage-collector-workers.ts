@@ -7,29 +7,25 @@ import { WorkQueue } from '../watch/index.js';
 
 export class Workers {
   private readonly queues: WorkQueue[];
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private stopped = false;
 
   constructor(count: number, handle: (key: string) => Promise<void>, log: (message: string) => void) {
     this.queues = Array.from({ length: count }, () => new WorkQueue(handle, log));
   }
 
-  add(key: string): void {
-    if (this.stopped) return;
+  /** the queue a key always lands in */
+  private queueOf(key: string): WorkQueue {
     let h = 0;
     for (let i = 0; i < key.length; i++) h = (h * 31 + key.charCodeAt(i)) >>> 0;
-    this.queues[h % this.queues.length].add(key);
+    return this.queues[h % this.queues.length];
+  }
+
+  add(key: string): void {
+    this.queueOf(key).add(key);
   }
 
   /** Adds the key again after `ms` (a write that lost a race: decide again once the cache has caught up). */
   later(key: string, ms: number): void {
-    if (this.stopped) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.add(key);
-    }, ms);
-    timer.unref();
-    this.timers.add(timer);
+    this.queueOf(key).addAfter(key, ms);
   }
 
   /** Resolves once nothing waits (timers set by `later` aside). */
@@ -38,9 +34,6 @@ export class Workers {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
     await Promise.all(this.queues.map((q) => q.stop()));
   }
 }
