@@ -391,4 +391,55 @@ describe('parseConfig', () => {
       '--requestheader-group-headers is set without specifying the standard X-Remote-Group header - API aggregation will not work',
     ]);
   });
+
+  it('--builtin-apis=false serves CRDs and their groups only, and runs only the garbage collector by default', () => {
+    const c = parseConfig(['--builtin-apis=false'], {});
+    const kind = (group: string, resource: string) =>
+      builtinDefinitions.find((d) => d.group === group && d.resource === resource)!;
+    assert.equal(c.builtinApis, false);
+    assert.equal(c.apiEnablement.enabled(kind('', 'configmaps'), 'v1'), false);
+    assert.equal(c.apiEnablement.enabled(kind('rbac.authorization.k8s.io', 'roles'), 'v1'), false);
+    assert.equal(
+      c.apiEnablement.enabled({ ...kind('', 'configmaps'), group: 'apiextensions.k8s.io' }, 'v1'),
+      true,
+    );
+    assert.deepEqual(c.controllers, ['garbagecollector']);
+    assert.deepEqual(parseConfig(['--builtin-apis=false', '--controllers=*'], {}).controllers, ['*']);
+    assert.equal(parseConfig([], {}).apiEnablement.enabled(kind('', 'configmaps'), 'v1'), true);
+    // kube accepts the CRD group in --runtime-config too
+    assert.doesNotThrow(() => parseConfig(['--runtime-config=apiextensions.k8s.io/v1=true'], {}));
+  });
+
+  it('reads the aggregation flags and refuses half-given pairs', () => {
+    const c = parseConfig(
+      [
+        '--tls-san=widgets-api.pgkube.svc,10.0.0.1',
+        '--tls-san',
+        'other.svc',
+        '--apiservice-kubeconfig=/k',
+        '--apiservice-service=pgkube/widgets-api:8443',
+      ],
+      {},
+    );
+    assert.deepEqual(c.tlsSans, ['widgets-api.pgkube.svc', '10.0.0.1', 'other.svc']);
+    assert.deepEqual(c.apiserviceService, { namespace: 'pgkube', name: 'widgets-api', port: 8443 });
+    assert.equal(c.apiserviceGroupPriorityMinimum, 1000);
+    assert.equal(c.apiserviceVersionPriority, 15);
+    assert.equal(
+      parseConfig(['--apiservice-service=a/b', '--apiservice-kubeconfig=k'], {}).apiserviceService?.port,
+      443,
+    );
+    for (const [args, message] of [
+      [['--apiservice-service=a/b'], /must be given together/],
+      [['--apiservice-service=a', '--apiservice-kubeconfig=k'], /not NAMESPACE\/NAME/],
+      [['--apiservice-service=a/b:0', '--apiservice-kubeconfig=k'], /between 1 and 65535/],
+      [['--proxy-client-cert-file=c'], /must be given together/],
+      [['--apiservice-version-priority=0'], /between 1 and 1000/],
+      [['--apiservice-group-priority-minimum=20001'], /between 1 and 20000/],
+    ] as const)
+      assert.throws(
+        () => parseConfig([...args], {}),
+        (e: Error) => e instanceof ConfigError && message.test(e.message),
+      );
+  });
 });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { servedMinorVersion } from '../../modules/api/index.js';
 import { validateShowHidden } from '../../modules/metrics/index.js';
 import { builtinDefinitions } from '../../modules/kinds/index.js';
+import { crdDefinition } from '../../modules/apiextensions/index.js';
 import { enabledControllers } from '../../modules/controllers/index.js';
 import { AuthorizationFlagError, checkAuthorizationFlags } from '../../modules/authorization/index.js';
 import {
@@ -18,8 +19,23 @@ import {
 } from '../../modules/versioning/index.js';
 
 import { authFlags } from './auth-flags.js';
-import { checkRequestHeaderFlags, checkServiceAccountFlags } from './flag-checks.js';
-import { ConfigError, count, durationOrZero, parseDuration, port, text } from './flag-values.js';
+import {
+  AGGREGATED_CONTROLLERS,
+  checkAggregationFlags,
+  checkRequestHeaderFlags,
+  checkServiceAccountFlags,
+} from './flag-checks.js';
+import {
+  boolean,
+  commaList,
+  ConfigError,
+  count,
+  durationOrZero,
+  parseDuration,
+  port,
+  serviceReference,
+  text,
+} from './flag-values.js';
 
 export { ConfigError, parseDuration } from './flag-values.js';
 export { DEFAULT_SERVICE_ACCOUNT_ISSUER } from './flag-checks.js';
@@ -101,6 +117,20 @@ export interface Config {
   authorizationConfig?: string;
   /** --api-definitions: CRD manifests (a file or a directory) applied at start */
   apiDefinitions?: string;
+  /** --builtin-apis=false: an aggregated server serving only its CRD groups (built-in kinds stay stored, unserved) */
+  builtinApis: boolean;
+  /** --tls-san: names (DNS or IP) added to the generated serving certificate */
+  tlsSans: string[];
+  /** --proxy-client-cert-file, --proxy-client-key-file: what the host presents to aggregated servers */
+  proxyClientCertFile?: string;
+  proxyClientKeyFile?: string;
+  /** --apiservice-kubeconfig: the host this server registers its APIServices in */
+  apiserviceKubeconfig?: string;
+  /** --apiservice-service NAMESPACE/NAME[:PORT]: the host's Service those APIServices name */
+  apiserviceService?: { namespace: string; name: string; port: number };
+  /** --apiservice-group-priority-minimum, --apiservice-version-priority */
+  apiserviceGroupPriorityMinimum: number;
+  apiserviceVersionPriority: number;
   /** --controllers: the in-process controllers that run (checked at parse time) */
   controllers: string[];
   /** --feature-gates */
@@ -205,6 +235,44 @@ const flags: Record<string, FlagSpec> = {
     parse: (v) => path.resolve(v),
     help: 'a file or directory of CustomResourceDefinition manifests (YAML or JSON), applied at start',
   },
+  'builtin-apis': {
+    key: 'builtinApis',
+    parse: boolean,
+    bool: true,
+    help: 'serve the built-in API groups (default true); false: an aggregated server with only its CRD groups',
+  },
+  'tls-san': {
+    key: 'tlsSans',
+    parse: commaList,
+    repeated: true,
+    help: 'DNS names or IPs added to the generated serving certificate, e.g. widgets-api.pgkube.svc; repeatable',
+  },
+  'proxy-client-cert-file': {
+    key: 'proxyClientCertFile',
+    parse: text,
+    help: 'client certificate (PEM) presented to aggregated API servers (default: generated from the data dir front-proxy CA)',
+  },
+  'proxy-client-key-file': { key: 'proxyClientKeyFile', parse: text, help: 'its key (PEM)' },
+  'apiservice-kubeconfig': {
+    key: 'apiserviceKubeconfig',
+    parse: text,
+    help: 'kubeconfig of the host: keep an APIService there for each served CRD group/version',
+  },
+  'apiservice-service': {
+    key: 'apiserviceService',
+    parse: serviceReference,
+    help: "NAMESPACE/NAME[:PORT] of the host's Service those APIServices route to (port default 443)",
+  },
+  'apiservice-group-priority-minimum': {
+    key: 'apiserviceGroupPriorityMinimum',
+    parse: count,
+    help: 'groupPriorityMinimum of the registered APIServices (default 1000)',
+  },
+  'apiservice-version-priority': {
+    key: 'apiserviceVersionPriority',
+    parse: count,
+    help: 'versionPriority of the registered APIServices (default 15)',
+  },
   'max-mutating-requests-inflight': {
     key: 'maxMutatingRequestsInflight',
     parse: count,
@@ -239,7 +307,7 @@ function versioningFlags(
     const runtimeConfig = parseRuntimeConfig(values['runtime-config']);
     return {
       featureGates: gates.gates,
-      apiEnablement: resolveApiEnablement(runtimeConfig, builtinDefinitions),
+      apiEnablement: resolveApiEnablement(runtimeConfig, [...builtinDefinitions, crdDefinition()]),
       warnings: [...gates.warnings, ...runtimeConfig.warnings],
     };
   } catch (e) {
@@ -275,6 +343,10 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     authorizationWebhookCacheUnauthorizedTtlMs: 30_000,
     authorizationWebhookTimeoutMs: 30_000,
     controllers: [],
+    builtinApis: true,
+    tlsSans: [],
+    apiserviceGroupPriorityMinimum: 1000,
+    apiserviceVersionPriority: 15,
     requestheaderAllowedNames: [],
     requestheaderUsernameHeaders: ['X-Remote-User'],
     requestheaderUidHeaders: [],
@@ -322,6 +394,11 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     else fields[spec.key] = spec.parse(value, `--${name}`);
     given.add(name);
   }
+  if (!config.builtinApis) {
+    // stored (controllers and authorizers still read them), not served; CRDs define what is
+    mapValues['runtime-config'].unshift('api/all=false,apiextensions.k8s.io/v1=true');
+    if (mapValues.controllers.length === 0) mapValues.controllers.push(AGGREGATED_CONTROLLERS);
+  }
   Object.assign(config, versioningFlags(mapValues));
   try {
     enabledControllers(mapValues.controllers);
@@ -348,6 +425,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     throw e;
   }
   config.warnings.push(...checkRequestHeaderFlags(config, given));
+  checkAggregationFlags(config);
   if (config.command === 'migrate' && !config.databaseUrl) {
     throw new ConfigError('migrate needs --database-url (or DATABASE_URL)');
   }

@@ -71,3 +71,18 @@ export function checkRequestHeaderFlags(config: Config, given: ReadonlySet<strin
   }
   return warnings;
 }
+
+/** An aggregated server runs only the controllers its own kinds need (--controllers still decides). */
+export const AGGREGATED_CONTROLLERS = 'garbagecollector';
+
+/** The aggregation flags that only make sense together. */
+export function checkAggregationFlags(config: Config): void {
+  if (Boolean(config.proxyClientCertFile) !== Boolean(config.proxyClientKeyFile))
+    throw new ConfigError('--proxy-client-cert-file and --proxy-client-key-file must be given together');
+  if (Boolean(config.apiserviceKubeconfig) !== Boolean(config.apiserviceService))
+    throw new ConfigError('--apiservice-kubeconfig and --apiservice-service must be given together');
+  if (config.apiserviceGroupPriorityMinimum < 1 || config.apiserviceGroupPriorityMinimum > 20000)
+    throw new ConfigError('--apiservice-group-priority-minimum must be between 1 and 20000');
+  if (config.apiserviceVersionPriority < 1 || config.apiserviceVersionPriority > 1000)
+    throw new ConfigError('--apiservice-version-priority must be between 1 and 1000');
+}

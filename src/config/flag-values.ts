@@ -72,3 +72,12 @@ export const sarVersion = (v: string, flag: string) => {
     `${flag}: unsupported authorization webhook version "${v}", supported versions are "v1", "v1beta1"`,
   );
 };
+
+/** `NAMESPACE/NAME[:PORT]`: a Service, as an APIService names it (port default 443) */
+export const serviceReference = (v: string, flag: string) => {
+  const m = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z]([-a-z0-9]*[a-z0-9])?)(?::(\d+))?$/.exec(v);
+  if (!m) throw new ConfigError(`${flag}: "${v}" is not NAMESPACE/NAME[:PORT]`);
+  const servicePort = m[5] === undefined ? 443 : port(m[5], flag);
+  if (servicePort === 0) throw new ConfigError(`${flag}: port must be between 1 and 65535`);
+  return { namespace: m[1], name: m[3], port: servicePort };
+};

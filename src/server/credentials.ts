@@ -23,6 +23,7 @@ export async function serverCredentials(config: Config): Promise<ServerCredentia
     ca,
     certFile: config.tlsCertFile,
     keyFile: config.tlsPrivateKeyFile,
+    sans: config.tlsSans,
   });
   tls.clientCas = [trust.clientCa.pem, ...(trust.requestHeader ? [trust.requestHeader.ca.pem] : [])];
   const warnings = [...trust.warnings];

@@ -1,5 +1,7 @@
 /** Serving certificate: the configured files, or one the data dir's CA signs, made once into the data dir. */
+import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -18,19 +20,44 @@ export interface ServingTls {
 
 const SERVING_DAYS = 365;
 
-async function generate(ca: DataDirCa, bindAddress: string): Promise<{ cert: string; key: string }> {
+/** The names the generated certificate is for: loopback, the host, the bind address, and --tls-san. */
+function servingNames(bindAddress: string, sans: readonly string[]): { dns: string[]; ips: string[] } {
   const ips = ['127.0.0.1', '::1'];
-  if (/^[\d.]+$|:/.test(bindAddress) && !['127.0.0.1', '::1', '0.0.0.0', '::'].includes(bindAddress)) {
-    ips.push(bindAddress);
-  }
+  if (isIP(bindAddress) && !['0.0.0.0', '::'].includes(bindAddress)) ips.push(bindAddress);
+  const dns = ['localhost', hostname()];
+  for (const san of sans) (isIP(san) ? ips : dns).push(san);
+  return { dns: [...new Set(dns)], ips: [...new Set(ips)] };
+}
+
+async function generate(
+  ca: DataDirCa,
+  names: { dns: string[]; ips: string[] },
+): Promise<{ cert: string; key: string }> {
   const signer = await loadSigner(ca.cert, ca.key, 'pki/ca.crt', 'pki/ca.key');
   return issue(signer, {
     commonName: 'pgkube',
     usage: 'server',
     notAfter: new Date(Date.now() + SERVING_DAYS * 24 * 3600 * 1000),
-    dnsNames: ['localhost', hostname()],
-    ipAddresses: ips,
+    dnsNames: names.dns,
+    ipAddresses: names.ips,
   });
+}
+
+/** One spelling per address (Node writes IPv6 SANs uncompressed): IPv6 compressed as URLs write it. */
+function canonicalIp(ip: string): string {
+  return isIP(ip) === 6 ? new URL(`http://[${ip}]`).hostname : ip;
+}
+
+/** A certificate made before a --tls-san was added is made again rather than served without the name. */
+function coversNames(pem: string, names: { dns: string[]; ips: string[] }): boolean {
+  const have = new Set(
+    (new X509Certificate(pem).subjectAltName ?? '')
+      .split(', ')
+      .map((n) => (n.startsWith('IP Address:') ? `IP:${canonicalIp(n.slice(11))}` : n)),
+  );
+  return (
+    names.dns.every((n) => have.has(`DNS:${n}`)) && names.ips.every((ip) => have.has(`IP:${canonicalIp(ip)}`))
+  );
 }
 
 export async function servingTls(options: {
@@ -39,6 +66,8 @@ export async function servingTls(options: {
   ca: DataDirCa;
   certFile?: string;
   keyFile?: string;
+  /** --tls-san */
+  sans?: readonly string[];
 }): Promise<ServingTls> {
   if (options.certFile && options.keyFile) {
     const cert = await readFile(options.certFile, 'utf8');
@@ -47,15 +76,13 @@ export async function servingTls(options: {
   const dir = pkiDir(options.dataDir);
   const certFile = path.join(dir, PKI_FILES.servingCert);
   const keyFile = path.join(dir, PKI_FILES.servingKey);
+  const names = servingNames(options.bindAddress, options.sans ?? []);
   // a new CA (a new data dir, or an old one whose CA had no key) signs a new serving certificate
   if (!options.ca.created && existsSync(keyFile)) {
-    return {
-      cert: await readFile(certFile, 'utf8'),
-      key: await readFile(keyFile, 'utf8'),
-      ca: options.ca.cert,
-    };
+    const cert = await readFile(certFile, 'utf8');
+    if (coversNames(cert, names)) return { cert, key: await readFile(keyFile, 'utf8'), ca: options.ca.cert };
   }
-  const serving = await generate(options.ca, options.bindAddress);
+  const serving = await generate(options.ca, names);
   await writePublicFile(certFile, serving.cert);
   await writePrivateFile(keyFile, serving.key);
   return { ...serving, ca: options.ca.cert };
