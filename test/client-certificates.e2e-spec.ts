@@ -10,6 +10,8 @@
  * name. Once the server serves SelfSubjectReview, its whole identity is compared too.
  */
 import assert from 'node:assert/strict';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { before, describe, it } from 'node:test';
 import {
@@ -105,11 +107,13 @@ describe('client certificates', () => {
     assert.equal((await h1Request(s, bob, LIST)).status, 401);
   });
 
-  it('a certificate without a common name is no user: the request is anonymous', async () => {
+  it('a certificate without a common name is no user; the front-proxy authenticator refuses it: 401', async () => {
+    // x509 finds no user in it; the authenticating proxy (the generated front-proxy CA, as kubeadm's) cannot
+    // verify it, and kube fails such a request rather than making it anonymous
     const nameless = await clientCertificate(ca, { cn: '', groups: ['dev'] });
     const r = await h1Request(s, nameless, LIST);
-    assert.equal(r.status, 403, r.text);
-    assert.match(r.json.message, forbiddenTo('system:anonymous'));
+    assert.equal(r.status, 401, r.text);
+    assert.equal(r.json.reason, 'Unauthorized');
   });
 
   it('with a bearer token too, the certificate decides; the token only when the certificate does not', async () => {
@@ -164,13 +168,27 @@ describe('client certificates', () => {
     assert.match(await handshake('TLSv1.1'), /PROTOCOL_VERSION/);
   });
 
-  it('publishes the client CA in kube-system/extension-apiserver-authentication', async () => {
+  it('publishes the client CA and its generated front-proxy CA in kube-system/extension-apiserver-authentication', async () => {
     const r = await s.request(
       'GET',
       '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication',
     );
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(r.json.data, { 'client-ca-file': ca.cert });
+    assert.deepEqual(r.json.data, {
+      'client-ca-file': ca.cert,
+      // kubeadm's layout: aggregated servers trust identity headers under the front-proxy CA only
+      'requestheader-client-ca-file': await readFile(
+        path.join(s.dataDir, 'pki', 'front-proxy-ca.crt'),
+        'utf8',
+      ),
+      'requestheader-allowed-names': '["front-proxy-client"]',
+      'requestheader-username-headers': '["X-Remote-User"]',
+      'requestheader-group-headers': '["X-Remote-Group"]',
+      'requestheader-extra-headers-prefix': '["X-Remote-Extra-"]',
+      'requestheader-uid-headers': '[]',
+    });
+    assert.equal((await stat(path.join(s.dataDir, 'pki', 'front-proxy-ca.key'))).mode & 0o777, 0o600);
+    assert.equal((await stat(path.join(s.dataDir, 'pki', 'front-proxy-client.key'))).mode & 0o777, 0o600);
   });
 });
 

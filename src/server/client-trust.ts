@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { CertificatePool, type RequestHeaderOptions } from '../../modules/authentication/index.js';
 import type { Config } from '../config/config.js';
+import { FRONT_PROXY_CLIENT } from '../pki/front-proxy.js';
 
 export interface ClientTrust {
   clientCa: CertificatePool;
@@ -26,11 +27,33 @@ async function pool(flag: string, file: string): Promise<CertificatePool> {
   return new CertificatePool(pem, `${flag} ${file}`);
 }
 
-export async function clientTrust(config: Config, dataDirCaPem: string): Promise<ClientTrust> {
+/**
+ * `frontProxyCaPem`: the generated front-proxy CA, trusted as the authenticating proxy when
+ * --requestheader-client-ca-file is not given (the host of aggregated servers, as kubeadm sets it up).
+ */
+export async function clientTrust(
+  config: Config,
+  dataDirCaPem: string,
+  frontProxyCaPem?: string,
+): Promise<ClientTrust> {
   const clientCa = config.clientCaFile
     ? await pool('--client-ca-file', config.clientCaFile)
     : new CertificatePool(dataDirCaPem, 'the data dir CA (pki/ca.crt)');
   const warnings: string[] = [];
+  if (!config.requestheaderClientCaFile && frontProxyCaPem) {
+    return {
+      clientCa,
+      warnings,
+      requestHeader: {
+        ca: new CertificatePool(frontProxyCaPem, 'the front-proxy CA (pki/front-proxy-ca.crt)'),
+        allowedNames: [FRONT_PROXY_CLIENT],
+        usernameHeaders: config.requestheaderUsernameHeaders,
+        uidHeaders: config.requestheaderUidHeaders,
+        groupHeaders: config.requestheaderGroupHeaders,
+        extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix,
+      },
+    };
+  }
   if (!config.requestheaderClientCaFile) return { clientCa, warnings };
   const proxyCa = await pool('--requestheader-client-ca-file', config.requestheaderClientCaFile);
   const shared = proxyCa.certificates.some((p) => clientCa.certificates.some((c) => c.raw.equals(p.raw)));

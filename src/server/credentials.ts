@@ -3,20 +3,33 @@
  * data dir's CA (made if missing), the serving certificate, the client and proxy CAs.
  */
 import type { Config } from '../config/config.js';
+import { readFile } from 'node:fs/promises';
+import type { KeyPair } from '../pki/certificates.js';
 import { dataDirCa } from '../pki/data-dir-ca.js';
+import { frontProxy } from '../pki/front-proxy.js';
 import { clientTrust, type ClientTrust } from './client-trust.js';
 import { servingTls, type ServingTls } from './tls.js';
 
 export interface ServerCredentials {
   tls: ServingTls;
   trust: ClientTrust;
+  /** what this server presents to aggregated servers it proxies to (unset: nothing) */
+  proxyClient?: KeyPair;
   /** to log at start */
   warnings: string[];
 }
 
 export async function serverCredentials(config: Config): Promise<ServerCredentials> {
   const ca = await dataDirCa(config.dataDir);
-  const trust = await clientTrust(config, ca.cert);
+  const generated =
+    config.builtinApis && !config.proxyClientCertFile ? await frontProxy(config.dataDir) : undefined;
+  const trust = await clientTrust(config, ca.cert, generated?.caPem);
+  const proxyClient = config.proxyClientCertFile
+    ? {
+        cert: await readFlagFile('--proxy-client-cert-file', config.proxyClientCertFile),
+        key: await readFlagFile('--proxy-client-key-file', config.proxyClientKeyFile!),
+      }
+    : generated?.client;
   const tls = await servingTls({
     dataDir: config.dataDir,
     bindAddress: config.bindAddress,
@@ -33,5 +46,15 @@ export async function serverCredentials(config: Config): Promise<ServerCredentia
         'were made; admin.kubeconfig is written anew, other kubeconfigs that trust the old CA must be made again',
     );
   }
-  return { tls, trust, warnings };
+  return { tls, trust, proxyClient, warnings };
+}
+
+async function readFlagFile(flag: string, file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    throw new Error(
+      `${flag}: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
+  }
 }
