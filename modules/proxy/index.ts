@@ -1,0 +1,8 @@
+export {
+  forward,
+  forwardedHeaders,
+  unavailable,
+  type ForwardedRequest,
+  type ProxyResponse,
+} from './forward.js';
+export { UpstreamAgents, type Upstream } from './upstream.js';
