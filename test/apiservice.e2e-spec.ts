@@ -95,6 +95,9 @@ describe('APIServices with kubectl', () => {
     });
     const resources = await k(['api-resources', '--api-group=apiregistration.k8s.io', '--no-headers']);
     assert.match(resources, /^apiservices\s+apiregistration\.k8s\.io\/v1\s+false\s+APIService\s*$/m);
+    const explained = await k(['explain', 'apiservices.spec']);
+    assert.match(explained, /groupPriorityMinimum\s+<integer> -required-/);
+    assert.match(explained, /service\s+<ServiceReference>/);
     assert.match(
       await k(['get', 'api-extensions', '-o', 'name']),
       /^apiservice\.apiregistration\.k8s\.io\/v1\.$/m,
