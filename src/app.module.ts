@@ -6,6 +6,7 @@ import type {
   ServiceAccountKeys,
 } from '../modules/authentication/index.js';
 import { AdmissionModule } from '../modules/admission/index.js';
+import { AggregationModule } from '../modules/aggregation/index.js';
 import { ApiextensionsModule, type ApiDefinition } from '../modules/apiextensions/index.js';
 import { AuthenticationModule, type LoadedAuthentication } from '../modules/authentication/index.js';
 import { AuthorizationModule, type LoadedAuthorization } from '../modules/authorization/index.js';
@@ -83,6 +84,7 @@ export class AppModule {
           },
         }),
         AdmissionModule,
+        AggregationModule,
         ControllersModule.forRoot({
           controllers: config.controllers,
           clusterEndpoint: server.clusterEndpoint,

@@ -8,6 +8,7 @@ import {
   selfSubjectRulesReviewDefinition,
   subjectAccessReviewDefinition,
 } from './authorization/access-reviews.js';
+import { apiServiceDefinition } from './apiregistration/apiservice.js';
 import { leaseDefinition } from './coordination/lease.js';
 import { configMapDefinition } from './core/configmap.js';
 import { eventDefinition } from './core/event.js';
@@ -34,4 +35,5 @@ export const builtinDefinitions: ResourceDefinition[] = [
   localSubjectAccessReviewDefinition,
   selfSubjectAccessReviewDefinition,
   selfSubjectRulesReviewDefinition,
+  apiServiceDefinition,
 ];

@@ -29,6 +29,7 @@ const kubeFacts: {
   allowCreateOnUpdate: boolean;
   nameRule: ResourceDefinition['nameRule'];
   columns: string[];
+  categories?: string[];
 }[] = [
   {
     resource: 'namespaces',
@@ -112,6 +113,19 @@ const kubeFacts: {
     allowCreateOnUpdate: true,
     nameRule: 'dns1123Subdomain',
     columns: ['Name', 'Holder', 'Age'],
+  },
+  {
+    resource: 'apiservices',
+    group: 'apiregistration.k8s.io',
+    kind: 'APIService',
+    scope: 'Cluster',
+    shortNames: [],
+    verbs: all,
+    subresources: ['status'],
+    allowCreateOnUpdate: false,
+    nameRule: 'pathSegment',
+    columns: ['Name', 'Service', 'Available', 'Age'],
+    categories: ['api-extensions'],
   },
   {
     resource: 'roles',
@@ -246,7 +260,7 @@ describe('built-in definitions match kube', () => {
       assert.equal(def.kind, facts.kind);
       assert.equal(def.scope, facts.scope);
       assert.deepEqual(def.shortNames ?? [], facts.shortNames);
-      assert.deepEqual(def.categories ?? [], []);
+      assert.deepEqual(def.categories ?? [], facts.categories ?? []);
       assert.deepEqual(def.verbs, facts.verbs);
       assert.deepEqual(def.subresources ?? [], facts.subresources);
       assert.equal(def.allowCreateOnUpdate ?? false, facts.allowCreateOnUpdate);
@@ -262,9 +276,10 @@ describe('built-in definitions match kube', () => {
     assert.ok(virtual.some((d) => d.resource === 'tokenreviews'));
     for (const def of virtual) assert.deepEqual(def.verbs, ['create'], def.resource);
   });
-  it('only leases require a resourceVersion on update', () => {
+  it('only leases and apiservices require a resourceVersion on update', () => {
+    const conditional = ['leases', 'apiservices'];
     for (const def of builtinDefinitions) {
-      assert.equal(def.allowUnconditionalUpdate ?? true, def.resource !== 'leases', def.resource);
+      assert.equal(def.allowUnconditionalUpdate ?? true, !conditional.includes(def.resource), def.resource);
     }
   });
 });

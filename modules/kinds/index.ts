@@ -19,3 +19,16 @@ export { virtualKind, type VirtualKind } from './virtual.js';
 export { tokenRequestSchema } from './authentication/token-request.js';
 export { clusterRoleDefinition, roleDefinition } from './rbac/roles.js';
 export { clusterRoleBindingDefinition, roleBindingDefinition } from './rbac/bindings.js';
+export { apiServiceDefinition } from './apiregistration/apiservice.js';
+export {
+  APIREGISTRATION_GROUP,
+  AVAILABLE_CONDITION,
+  apiServiceCondition,
+  apiServiceName,
+  localAvailableCondition,
+  setApiServiceCondition,
+  type APIService,
+  type APIServiceCondition,
+  type APIServiceServiceReference,
+  type APIServiceSpec,
+} from './apiregistration/apiservice-types.js';

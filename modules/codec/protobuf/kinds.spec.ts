@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ResourceDefinition } from '../../registry/index.js';
 import {
+  apiServiceDefinition,
   builtinDefinitions,
   clusterRoleBindingDefinition,
   clusterRoleDefinition,
@@ -238,6 +239,55 @@ const vectors: Vector[] = [
           time(4, jan2024 + 120),
           pb.str(5, 'ContentDeletionFailed'),
           pb.str(6, 'failed to delete some content'),
+        ),
+      ),
+  },
+  {
+    def: apiServiceDefinition,
+    json: {
+      metadata: metadataJson(''),
+      spec: {
+        service: { namespace: 'ns', name: 'api', port: 8443 },
+        group: 'example.com',
+        version: 'v1',
+        insecureSkipTLSVerify: true,
+        caBundle: Buffer.from('ca').toString('base64'),
+        groupPriorityMinimum: 1000,
+        versionPriority: 15,
+      },
+      status: {
+        conditions: [
+          {
+            type: 'Available',
+            status: 'False',
+            lastTransitionTime: '2024-01-01T00:02:00Z',
+            reason: 'FailedDiscoveryCheck',
+            message: 'failing',
+          },
+        ],
+      },
+    },
+    raw:
+      metadataRaw('') +
+      pb.msg(
+        2,
+        pb.msg(1, pb.str(1, 'ns'), pb.str(2, 'api'), pb.int(3, 8443)),
+        pb.str(2, 'example.com'),
+        pb.str(3, 'v1'),
+        pb.int(4, 1),
+        pb.bytes(5, bin('ca')),
+        pb.int(7, 1000),
+        pb.int(8, 15),
+      ) +
+      pb.msg(
+        3,
+        pb.msg(
+          1,
+          pb.str(1, 'Available'),
+          pb.str(2, 'False'),
+          time(3, jan2024 + 120),
+          pb.str(4, 'FailedDiscoveryCheck'),
+          pb.str(5, 'failing'),
         ),
       ),
   },
