@@ -11,6 +11,7 @@
  * pass keeps the change, and one whose group/version is gone is removed only in that first pass (so replicas
  * of different versions do not take turns adding and removing it).
  */
+import { ignore } from './ignore.js';
 import { isDeepStrictEqual } from 'node:util';
 import { ApiError, isPlainObject, nowTimestamp, systemContext, type KubeObject } from '../api/index.js';
 import {
@@ -243,9 +244,3 @@ function crdApiServiceNames(...crds: (KubeObject | undefined)[]): string[] {
 }
 
 /** Lets the named failures pass: another writer got there first, and its change brings the key back. */
-function ignore(...reasons: string[]): (e: unknown) => void {
-  return (e) => {
-    if (e instanceof ApiError && reasons.includes(e.reason)) return;
-    throw e;
-  };
-}

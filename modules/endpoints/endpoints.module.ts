@@ -18,7 +18,7 @@ import { DeprecatedApis, FEATURE_GATES, type FeatureGates } from '../versioning/
 import { WatchCache } from '../watch/index.js';
 import { InflightLimiter } from './inflight.js';
 import { NonResourceHandlers } from './non-resource.js';
-import { Pipeline } from './pipeline.js';
+import { DELEGATES, Pipeline, type Delegate } from './pipeline.js';
 import { ReadHandlers } from './reads.js';
 import { ResourceHandlers } from './resources.js';
 import { TokenRequests } from './token-request.js';
@@ -174,12 +174,14 @@ export class EndpointsModule {
             metrics: ApiMetrics,
             features: FeatureGates,
             credentialHeaders: CredentialHeaders,
+            delegates: Delegate[] | undefined,
           ) => {
             const logger = new Logger('pipeline');
             const limits = options.limits;
             return new Pipeline({
               authenticator,
               credentialHeaders,
+              delegates,
               impersonation,
               authorizer,
               registry,
@@ -205,6 +207,7 @@ export class EndpointsModule {
             ApiMetrics,
             FEATURE_GATES,
             CredentialHeaders,
+            { token: DELEGATES, optional: true },
           ],
         },
       ],

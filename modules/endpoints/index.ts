@@ -1,4 +1,4 @@
-export { Pipeline, type Delegate, type PipelineSteps } from './pipeline.js';
+export { DELEGATES, Pipeline, type Delegate, type PipelineSteps } from './pipeline.js';
 export { jsonOutput, sendError, toApiError } from './respond.js';
 export { NonResourceHandlers } from './non-resource.js';
 export { ReadHandlers } from './reads.js';

@@ -47,6 +47,9 @@ export interface Delegate {
   handle(ctx: RequestContext, req: FastifyRequest, reply: FastifyReply): Promise<unknown>;
 }
 
+/** Nest token of the Delegate[] a mode adds (the aggregation layer's proxy); none: everything is served here */
+export const DELEGATES = Symbol('Delegates');
+
 /** Table for every read; PartialObjectMetadata for one object (get, watch events), ...List for lists. */
 function conversionServes(verb: string, c: Conversion): boolean {
   if (c.as === 'Table') return verb === 'get' || verb === 'list' || verb === 'watch';

@@ -37,6 +37,8 @@ export interface ForwardedRequest {
   extraHeaders?: OutgoingHttpHeaders;
   /** client headers never passed on (lower case): credentials and identity headers */
   dropHeaders?: (name: string) => boolean;
+  /** called once the upstream answers, before its answer is written (the caller takes the response over) */
+  answering?: () => void;
 }
 
 export type ProxyResponse = ServerResponse | Http2ServerResponse;
@@ -100,6 +102,13 @@ export function forward(
     });
     out.once('response', (answer: IncomingMessage) => {
       answered = true;
+      // the caller answered meanwhile (its deadline passed): this answer has nowhere to go
+      if (response.headersSent) {
+        answer.destroy();
+        out.destroy();
+        return resolve();
+      }
+      request.answering?.();
       response.writeHead(answer.statusCode ?? 502, answerHeaders(answer.headers));
       // watches: the client sees the headers now, and each event as it arrives (h2's writeHead sends them)
       if ('flushHeaders' in response) response.flushHeaders();
