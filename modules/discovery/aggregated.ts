@@ -60,7 +60,8 @@ export function resourceDiscovery(list: readonly APIResource[]): APIResourceDisc
     version: r.version ?? '',
     kind: r.kind ?? '',
   });
-  const scopeOf = (r: APIResource): APIResourceDiscovery['scope'] => (r.namespaced ? 'Namespaced' : 'Cluster');
+  const scopeOf = (r: APIResource): APIResourceDiscovery['scope'] =>
+    r.namespaced ? 'Namespaced' : 'Cluster';
   for (const r of list) {
     if (r.name.includes('/')) continue;
     const entry: APIResourceDiscovery = {

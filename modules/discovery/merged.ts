@@ -56,7 +56,10 @@ function mergedGroupVersions(
 }
 
 function toGroup(g: PrioritizedGroup<PrioritizedGroupVersion>): APIGroup {
-  const versions = g.versions.map((v) => ({ groupVersion: groupVersion(g.group, v.version), version: v.version }));
+  const versions = g.versions.map((v) => ({
+    groupVersion: groupVersion(g.group, v.version),
+    version: v.version,
+  }));
   return { name: g.group, versions, preferredVersion: versions[0] };
 }
 
@@ -104,15 +107,18 @@ export function mergedAggregatedDiscovery(
     );
     // a remote group-version is listed once its first fetch ended (kube's manager adds it when it syncs)
     const served = mergedGroupVersions(defs, remote).filter((gv) => gv.remote?.state !== 'pending');
-    const items = orderByGroupPriority(served).map(
-      (g): APIGroupDiscovery => ({
-        metadata: { name: g.group, creationTimestamp: null },
-        versions: g.versions.map(
-          (v) => (v.remote ? remoteVersion(v.remote) : local.get(g.group)!.find((l) => l.version === v.version)!),
-        ),
-      }),
-    );
-    return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items };
+    const items = orderByGroupPriority(served).map((g): APIGroupDiscovery => ({
+      metadata: { name: g.group, creationTimestamp: null },
+      versions: g.versions.map((v) =>
+        v.remote ? remoteVersion(v.remote) : local.get(g.group)!.find((l) => l.version === v.version)!,
+      ),
+    }));
+    return {
+      kind: 'APIGroupDiscoveryList',
+      apiVersion: `apidiscovery.k8s.io/${version}`,
+      metadata: {},
+      items,
+    };
   });
 }
 

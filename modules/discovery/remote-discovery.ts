@@ -59,13 +59,11 @@ function resourceEntry(r: Json): APIResourceDiscovery {
   if (categories.length) entry.categories = categories;
   const subs = Array.isArray(r.subresources) ? r.subresources.filter(isObject) : [];
   if (subs.length) {
-    entry.subresources = subs.map(
-      (s): APISubresourceDiscovery => ({
-        subresource: text(s.subresource),
-        responseKind: kindOf(s.responseKind),
-        verbs: texts(s.verbs),
-      }),
-    );
+    entry.subresources = subs.map((s): APISubresourceDiscovery => ({
+      subresource: text(s.subresource),
+      responseKind: kindOf(s.responseKind),
+      verbs: texts(s.verbs),
+    }));
   }
   return entry;
 }

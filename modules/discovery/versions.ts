@@ -158,7 +158,13 @@ export function localGroupVersions(defs: readonly ResourceDefinition[]): Priorit
     if (group === '') continue;
     for (const version of versions) {
       const p = priorityOf(group, version);
-      out.push({ group, version, groupPriority: p.group, versionPriority: p.version, name: `${version}.${group}` });
+      out.push({
+        group,
+        version,
+        groupPriority: p.group,
+        versionPriority: p.version,
+        name: `${version}.${group}`,
+      });
     }
   }
   return out;
@@ -183,7 +189,9 @@ function collect<T extends PrioritizedGroupVersion>(sorted: T[]): PrioritizedGro
  * kube-aggregator's /apis order: APIServices by group priority (highest first) then name, each group where its
  * first APIService falls; a group's versions by version priority, then kube-aware order.
  */
-export function orderByApiService<T extends PrioritizedGroupVersion>(items: readonly T[]): PrioritizedGroup<T>[] {
+export function orderByApiService<T extends PrioritizedGroupVersion>(
+  items: readonly T[],
+): PrioritizedGroup<T>[] {
   const sorted = [...items].sort((a, b) =>
     a.groupPriority !== b.groupPriority
       ? b.groupPriority - a.groupPriority
