@@ -26,7 +26,7 @@ describe('aggregated discovery', () => {
       list.items[0].versions.map((v) => [v.version, v.freshness]),
       [['v1', 'Current']],
     );
-    const ns = list.items[0].versions[0].resources.find((r) => r.resource === 'namespaces')!;
+    const ns = list.items[0].versions[0].resources!.find((r) => r.resource === 'namespaces')!;
     assert.deepEqual(ns, {
       resource: 'namespaces',
       responseKind: { group: '', version: '', kind: 'Namespace' },
@@ -48,7 +48,7 @@ describe('aggregated discovery', () => {
       ],
     });
     // subresources never appear as resources of their own
-    assert.ok(list.items[0].versions[0].resources.every((r) => !r.resource.includes('/')));
+    assert.ok(list.items[0].versions[0].resources!.every((r) => !r.resource.includes('/')));
   });
 
   it('serves named groups at /apis in kube order, versions preferred first', () => {
@@ -61,7 +61,7 @@ describe('aggregated discovery', () => {
       list.items[2].versions.map((v) => v.version),
       ['v1', 'v1beta1'],
     );
-    const crontabs = list.items[2].versions[0].resources[0];
+    const crontabs = list.items[2].versions[0].resources![0];
     assert.equal(crontabs.scope, 'Namespaced');
     assert.deepEqual(crontabs.categories, ['all']);
     assert.deepEqual(crontabs.shortNames, ['ct']);
@@ -70,7 +70,7 @@ describe('aggregated discovery', () => {
       version: 'v1',
       kind: 'Scale',
     });
-    const widgets = list.items[3].versions[0].resources[0];
+    const widgets = list.items[3].versions[0].resources![0];
     assert.equal(widgets.scope, 'Cluster');
     assert.equal('subresources' in widgets, false);
     assert.equal('shortNames' in widgets, false);

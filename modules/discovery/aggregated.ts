@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { ResourceDefinition } from '../registry/index.js';
 import { memo } from './memo.js';
-import { apiResources, type GroupVersionKind } from './resources.js';
+import { apiResources, type APIResource, type GroupVersionKind } from './resources.js';
 import { groupVersions, orderedGroups } from './versions.js';
 
 export type DiscoveryVersion = 'v2' | 'v2beta1';
@@ -29,8 +29,10 @@ export interface APIResourceDiscovery {
 
 export interface APIVersionDiscovery {
   version: string;
-  resources: APIResourceDiscovery[];
-  freshness: 'Current';
+  /** left out when empty (a remote version whose discovery never arrived) */
+  resources?: APIResourceDiscovery[];
+  /** Stale: the server that serves this version did not answer its last discovery request */
+  freshness: 'Current' | 'Stale';
 }
 
 export interface APIGroupDiscovery {
@@ -46,43 +48,65 @@ export interface APIGroupDiscoveryList {
 }
 
 /**
- * Same conversion kube applies to its APIResourceList: subresources nest under their parent; a resource's
- * responseKind carries group/version only where the legacy entry did (i.e. for foreign kinds such as Scale).
+ * The conversion kube applies to an APIResourceList (its own and, in the aggregator, a backend's): subresources
+ * nest under their parent (a parent the list lacks is made up, as kube does); a responseKind carries
+ * group/version only where the list entry did (i.e. for foreign kinds such as Scale).
  */
-function versionDiscovery(
-  defs: readonly ResourceDefinition[],
-  group: string,
-  version: string,
-): APIVersionDiscovery {
+export function resourceDiscovery(list: readonly APIResource[]): APIResourceDiscovery[] {
   const resources: APIResourceDiscovery[] = [];
   const byName = new Map<string, APIResourceDiscovery>();
-  const list = apiResources(defs, group, version);
+  const kindOf = (r: APIResource): GroupVersionKind => ({
+    group: r.group ?? '',
+    version: r.version ?? '',
+    kind: r.kind ?? '',
+  });
+  const scopeOf = (r: APIResource): APIResourceDiscovery['scope'] =>
+    r.namespaced ? 'Namespaced' : 'Cluster';
   for (const r of list) {
     if (r.name.includes('/')) continue;
     const entry: APIResourceDiscovery = {
       resource: r.name,
-      responseKind: { group: r.group ?? '', version: r.version ?? '', kind: r.kind },
-      scope: r.namespaced ? 'Namespaced' : 'Cluster',
-      singularResource: r.singularName,
-      verbs: r.verbs,
+      responseKind: kindOf(r),
+      scope: scopeOf(r),
+      singularResource: r.singularName ?? '',
+      verbs: r.verbs ?? [],
     };
-    if (r.shortNames) entry.shortNames = r.shortNames;
-    if (r.categories) entry.categories = r.categories;
+    if (r.shortNames?.length) entry.shortNames = r.shortNames;
+    if (r.categories?.length) entry.categories = r.categories;
     resources.push(entry);
     byName.set(r.name, entry);
   }
   for (const r of list) {
     const slash = r.name.indexOf('/');
     if (slash < 0) continue;
-    const parent = byName.get(r.name.slice(0, slash));
-    if (!parent) continue;
+    const parentName = r.name.slice(0, slash);
+    let parent = byName.get(parentName);
+    if (!parent) {
+      parent = {
+        resource: parentName,
+        responseKind: { group: '', version: '', kind: '' },
+        scope: scopeOf(r),
+        singularResource: '',
+        verbs: [],
+      };
+      resources.push(parent);
+      byName.set(parentName, parent);
+    }
     (parent.subresources ??= []).push({
       subresource: r.name.slice(slash + 1),
-      responseKind: { group: r.group ?? '', version: r.version ?? '', kind: r.kind },
-      verbs: r.verbs,
+      responseKind: r.kind ? kindOf(r) : { group: '', version: '', kind: '' },
+      verbs: r.verbs ?? [],
     });
   }
-  return { version, resources, freshness: 'Current' };
+  return resources;
+}
+
+function versionDiscovery(
+  defs: readonly ResourceDefinition[],
+  group: string,
+  version: string,
+): APIVersionDiscovery {
+  return { version, resources: resourceDiscovery(apiResources(defs, group, version)), freshness: 'Current' };
 }
 
 /** The APIGroupDiscoveryList for GET /api (prefix 'api', the core group) or GET /apis (every named group). */
@@ -136,6 +160,16 @@ export function aggregatedDiscoveryResponse(
     const text = JSON.stringify(aggregatedDiscovery(defs, prefix, version));
     return { json: text, etag: discoveryETag(text) };
   });
+  return conditionalDiscovery(json, etag, contentType, ifNoneMatch);
+}
+
+/** The answer for a discovery document and its tag: 304 when If-None-Match carries the tag. */
+export function conditionalDiscovery(
+  json: string,
+  etag: string,
+  contentType: string,
+  ifNoneMatch?: string,
+): DiscoveryResponse {
   const headers: Record<string, string> = { ETag: etag, Vary: 'Accept', 'Cache-Control': 'public' };
   if (ifNoneMatch === etag) return { status: 304, headers, body: '' };
   return { status: 200, headers: { ...headers, 'Content-Type': contentType }, body: json };

@@ -24,3 +24,25 @@ export type { APIResource, GroupVersionKind, SubresourceInfo } from './resources
 export { compareKubeAwareVersions, groupVersions, orderedGroups } from './versions.js';
 export { definitionsServing } from './resources.js';
 export { memo } from './memo.js';
+export { REMOTE_APIS } from './remote-apis.js';
+export type { RemoteApis, RemoteGroupVersion, RemoteResponse } from './remote-apis.js';
+export { RemoteCache } from './remote-cache.js';
+export type {
+  RemoteCacheOptions,
+  RemoteEntry,
+  RemoteFetch,
+  RemoteFetched,
+  RemoteSnapshot,
+} from './remote-cache.js';
+export { remoteDiscovery, fetchVersionDiscovery, AGGREGATED_DISCOVERY_ACCEPT } from './remote-discovery.js';
+export type { RemoteDiscovery } from './remote-discovery.js';
+export {
+  mergedApiGroupList,
+  mergedApiGroup,
+  mergedAggregatedDiscovery,
+  mergedAggregatedDiscoveryResponse,
+} from './merged.js';
+export type { RemoteDiscoverySnapshot } from './merged.js';
+export { pairKey } from './memo.js';
+export { orderByGroupPriority, orderByApiService } from './versions.js';
+export type { PrioritizedGroupVersion, PrioritizedGroup } from './versions.js';

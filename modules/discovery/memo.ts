@@ -1,22 +1,32 @@
 /**
- * Discovery and OpenAPI documents depend only on the set of definitions. Callers pass the same array instance
- * until the definitions change (a CRD is added, ...), so results are cached per array identity and freed with it.
+ * Discovery and OpenAPI documents depend only on the set of definitions (and, on an aggregation host, on what
+ * the remote servers publish). Callers pass the same array instance until the definitions change (a CRD is
+ * added, ...), so results are cached per object identity and freed with it; `pairKey` makes one identity of two.
  * Cached values are shared between requests, so they are frozen: a caller that mutates one fails loudly.
  */
-import type { ResourceDefinition } from '../registry/index.js';
+const caches = new WeakMap<object, Map<string, unknown>>();
 
-const caches = new WeakMap<readonly ResourceDefinition[], Map<string, unknown>>();
-
-export function memo<T>(defs: readonly ResourceDefinition[], key: string, build: () => T): T {
-  let cache = caches.get(defs);
+export function memo<T>(owner: object, key: string, build: () => T): T {
+  let cache = caches.get(owner);
   if (!cache) {
     cache = new Map();
-    caches.set(defs, cache);
+    caches.set(owner, cache);
   }
   if (cache.has(key)) return cache.get(key) as T;
   const value = deepFreeze(build());
   cache.set(key, value);
   return value;
+}
+
+const pairs = new WeakMap<object, WeakMap<object, object>>();
+
+/** One object per pair (a, b), alive while both are: a memo owner for documents built from both. */
+export function pairKey(a: object, b: object): object {
+  let inner = pairs.get(a);
+  if (!inner) pairs.set(a, (inner = new WeakMap()));
+  let key = inner.get(b);
+  if (!key) inner.set(b, (key = Object.freeze({})));
+  return key;
 }
 
 /** Bytes (a Protobuf document) cannot be frozen: they are shared as they are. */
@@ -29,7 +39,7 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** How many documents are cached for `defs` (specs check that requests for unknown names add none). */
-export function memoSize(defs: readonly ResourceDefinition[]): number {
-  return caches.get(defs)?.size ?? 0;
+/** How many documents are cached for `owner` (specs check that requests for unknown names add none). */
+export function memoSize(owner: object): number {
+  return caches.get(owner)?.size ?? 0;
 }

@@ -51,7 +51,7 @@ describe('discovery following the registry', () => {
     assert.deepEqual(resourceNames(r, 'v1beta1'), ['crontabs', 'crontabs/status']);
     const versions = aggregatedDiscovery(r.definitions, 'apis', 'v2').items[0].versions;
     const subresources = Object.fromEntries(
-      versions.map((v) => [v.version, v.resources[0].subresources?.map((s) => s.subresource)]),
+      versions.map((v) => [v.version, v.resources![0].subresources?.map((s) => s.subresource)]),
     );
     assert.deepEqual(subresources, { v1: ['scale', 'status'], v1beta1: ['status'] });
   });

@@ -134,3 +134,87 @@ export function groupVersions(defs: readonly ResourceDefinition[], group: string
   const versions = versionsByGroup(defs).get(group);
   return versions ? sortVersions(group, versions) : [];
 }
+
+/** One group-version as an APIService publishes it (kube gives every local group-version one too). */
+export interface PrioritizedGroupVersion {
+  group: string;
+  version: string;
+  groupPriority: number;
+  versionPriority: number;
+  /** the APIService's name, `<version>.<group>` */
+  name: string;
+}
+
+export interface PrioritizedGroup<T extends PrioritizedGroupVersion> {
+  group: string;
+  /** preferred first */
+  versions: T[];
+}
+
+/** The local group-versions (the core group left out) as APIServices with today's priorities. */
+export function localGroupVersions(defs: readonly ResourceDefinition[]): PrioritizedGroupVersion[] {
+  const out: PrioritizedGroupVersion[] = [];
+  for (const [group, versions] of versionsByGroup(defs)) {
+    if (group === '') continue;
+    for (const version of versions) {
+      const p = priorityOf(group, version);
+      out.push({
+        group,
+        version,
+        groupPriority: p.group,
+        versionPriority: p.version,
+        name: `${version}.${group}`,
+      });
+    }
+  }
+  return out;
+}
+
+function byVersionPriority(a: PrioritizedGroupVersion, b: PrioritizedGroupVersion): number {
+  if (a.versionPriority !== b.versionPriority) return b.versionPriority - a.versionPriority;
+  return compareKubeAwareVersions(b.version, a.version);
+}
+
+function collect<T extends PrioritizedGroupVersion>(sorted: T[]): PrioritizedGroup<T>[] {
+  const groups = new Map<string, T[]>();
+  for (const gv of sorted) {
+    const list = groups.get(gv.group);
+    if (list) list.push(gv);
+    else groups.set(gv.group, [gv]);
+  }
+  return [...groups].map(([group, versions]) => ({ group, versions: versions.sort(byVersionPriority) }));
+}
+
+/**
+ * kube-aggregator's /apis order: APIServices by group priority (highest first) then name, each group where its
+ * first APIService falls; a group's versions by version priority, then kube-aware order.
+ */
+export function orderByApiService<T extends PrioritizedGroupVersion>(
+  items: readonly T[],
+): PrioritizedGroup<T>[] {
+  const sorted = [...items].sort((a, b) =>
+    a.groupPriority !== b.groupPriority
+      ? b.groupPriority - a.groupPriority
+      : a.name < b.name
+        ? -1
+        : a.name > b.name
+          ? 1
+          : 0,
+  );
+  return collect(sorted);
+}
+
+/** Aggregated discovery's order: groups by their highest group priority, ties by group name. */
+export function orderByGroupPriority<T extends PrioritizedGroupVersion>(
+  items: readonly T[],
+): PrioritizedGroup<T>[] {
+  const top = new Map<string, number>();
+  for (const gv of items) top.set(gv.group, Math.max(top.get(gv.group) ?? -Infinity, gv.groupPriority));
+  const groups = collect([...items]);
+  return groups.sort((a, b) => {
+    const pa = top.get(a.group)!;
+    const pb = top.get(b.group)!;
+    if (pa !== pb) return pb - pa;
+    return a.group < b.group ? -1 : a.group > b.group ? 1 : 0;
+  });
+}

@@ -16,8 +16,10 @@ import { GenericStore, Registry, VirtualKinds } from '../registry/index.js';
 import { STORE, type Store } from '../storage/index.js';
 import { DeprecatedApis, FEATURE_GATES, type FeatureGates } from '../versioning/index.js';
 import { WatchCache } from '../watch/index.js';
+import { REMOTE_APIS, type RemoteApis } from '../discovery/index.js';
 import { InflightLimiter } from './inflight.js';
 import { NonResourceHandlers } from './non-resource.js';
+import { RemoteDocuments } from './remote-documents.js';
 import { DELEGATES, Pipeline, type Delegate } from './pipeline.js';
 import { ReadHandlers } from './reads.js';
 import { ResourceHandlers } from './resources.js';
@@ -158,8 +160,29 @@ export class EndpointsModule {
             health: HealthEndpoints,
             metrics: ApiMetrics,
             openid: OpenIdDiscovery | null,
-          ) => new NonResourceHandlers(registry, options.serverAddress, health, metrics, openid ?? undefined),
-          inject: [Registry, HEALTH, ApiMetrics, OPENID_DISCOVERY],
+            remote: RemoteDocuments | null,
+          ) =>
+            new NonResourceHandlers(
+              registry,
+              options.serverAddress,
+              health,
+              metrics,
+              openid ?? undefined,
+              remote ?? undefined,
+            ),
+          inject: [Registry, HEALTH, ApiMetrics, OPENID_DISCOVERY, RemoteDocuments],
+        },
+        {
+          // only on an aggregation host: the aggregation layer provides REMOTE_APIS (standalone: none)
+          provide: RemoteDocuments,
+          useFactory: (remote: RemoteApis | undefined) => {
+            if (!remote) return null;
+            const log = new Logger('remote-discovery');
+            return new RemoteDocuments(remote, {
+              onError: (apiService, e) => log.warn(`${apiService}: ${e.message}`),
+            });
+          },
+          inject: [{ token: REMOTE_APIS, optional: true }],
         },
         {
           provide: Pipeline,

@@ -7,3 +7,4 @@ export type { ResourceRequest } from './request.js';
 export { EndpointsModule, type EndpointsOptions, type RequestLimits } from './endpoints.module.js';
 export { InflightLimiter, tooManyRequests } from './inflight.js';
 export { RequestTimeouts, requestTimedOut, watchTimeoutMs } from './timeout.js';
+export { RemoteDocuments } from './remote-documents.js';

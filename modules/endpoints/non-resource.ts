@@ -19,11 +19,21 @@ import {
   apiGroupList,
   apiResourceList,
   apiVersions,
+  mergedAggregatedDiscoveryResponse,
+  mergedApiGroup,
+  mergedApiGroupList,
   negotiateDiscovery,
 } from '../discovery/index.js';
-import { openApiV2Response, openApiV3Index, openApiV3Response } from '../openapi/index.js';
+import {
+  mergedOpenApiV2Response,
+  mergedOpenApiV3Index,
+  openApiV2Response,
+  openApiV3Index,
+  openApiV3Response,
+} from '../openapi/index.js';
 import type { Registry } from '../registry/index.js';
 import { notServedError } from '../versioning/index.js';
+import type { RemoteDocuments } from './remote-documents.js';
 import { send, type Output } from './respond.js';
 
 /** kube-apiserver v1.32's version document (what `kubectl version` and client-go read) */
@@ -47,6 +57,8 @@ export class NonResourceHandlers {
     private readonly metrics?: ApiMetrics,
     /** the service-account issuer's discovery documents (none when its issuer is no https URL) */
     private readonly openid?: OpenIdDiscovery,
+    /** on an aggregation host: what the remote APIServices' servers publish, merged into ours */
+    private readonly remote?: RemoteDocuments,
   ) {}
 
   handle(info: RequestInfo, req: FastifyRequest, reply: FastifyReply, out: Output): unknown {
@@ -68,7 +80,9 @@ export class NonResourceHandlers {
     if (path === '/api/v1') return send(reply, 200, apiResourceList(defs, '', 'v1'), out);
     const groupMatch = /^\/apis\/([^/]+)$/.exec(path);
     if (groupMatch) {
-      const group = apiGroup(defs, groupMatch[1]);
+      const group = this.remote
+        ? mergedApiGroup(defs, this.remote.discovery.snapshot, groupMatch[1])
+        : apiGroup(defs, groupMatch[1]);
       if (!group) throw ApiError.pathNotFound();
       return send(reply, 200, group, out);
     }
@@ -128,21 +142,28 @@ export class NonResourceHandlers {
     const negotiated = negotiateDiscovery(req.headers.accept, ['application/json', 'application/yaml']);
     if (!negotiated) throw ApiError.notAcceptable(['application/json', 'application/yaml']);
     if (negotiated.aggregated) {
-      const r = aggregatedDiscoveryResponse(
-        this.registry.definitions,
-        prefix,
-        negotiated.aggregated,
-        negotiated.contentType,
-        req.headers['if-none-match'],
-      );
+      const args = [negotiated.aggregated, negotiated.contentType, req.headers['if-none-match']] as const;
+      const r =
+        this.remote && prefix === 'apis'
+          ? mergedAggregatedDiscoveryResponse(
+              this.registry.definitions,
+              this.remote.discovery.snapshot,
+              ...args,
+            )
+          : aggregatedDiscoveryResponse(this.registry.definitions, prefix, ...args);
       // a 304 keeps the negotiated Content-Type: HTTP caches merge it into the cached answer
       return reply
         .code(r.status)
         .headers({ ...r.headers, 'Content-Type': negotiated.contentType })
         .send(r.status === 304 ? undefined : r.body);
     }
+    const defs = this.registry.definitions;
     const doc =
-      prefix === 'api' ? apiVersions(this.serverAddress()) : apiGroupList(this.registry.definitions);
+      prefix === 'api'
+        ? apiVersions(this.serverAddress())
+        : this.remote
+          ? mergedApiGroupList(defs, this.remote.discovery.snapshot)
+          : apiGroupList(defs);
     return send(reply, 200, doc, {
       ...out,
       format: negotiated.mediaType === 'application/yaml' ? 'yaml' : 'json',
@@ -155,12 +176,18 @@ export class NonResourceHandlers {
     const conditions = { accept: req.headers.accept, ifNoneMatch: req.headers['if-none-match'] };
     const r =
       path === '/openapi/v2'
-        ? openApiV2Response(defs, conditions)
+        ? this.remote
+          ? mergedOpenApiV2Response(defs, this.remote.openApiV2.snapshot, conditions)
+          : openApiV2Response(defs, conditions)
         : path === '/openapi/v3'
           ? {
               status: 200,
               headers: { 'Content-Type': 'application/json' },
-              body: JSON.stringify(openApiV3Index(defs)),
+              body: JSON.stringify(
+                this.remote
+                  ? mergedOpenApiV3Index(defs, this.remote.openApiV3.snapshot)
+                  : openApiV3Index(defs),
+              ),
             }
           : openApiV3Response(defs, path.slice('/openapi/v3/'.length), { ...conditions, hash: q.hash });
     if (r.status === 404) throw ApiError.pathNotFound();

@@ -158,35 +158,39 @@ const subSchemas: Record<string, { field: number; allowEmpty: boolean }> = {
   path: { field: 4, allowEmpty: false },
 };
 
+/** An item of a parameters list: a reference, or a Parameter message. */
 function parameter(w: WireWriter, p: Json): void {
   if (typeof p.$ref === 'string') {
     w.message(2, (r) => str(r, 1, p.$ref));
     return;
   }
-  w.message(1, (param) => {
-    if (p.in === 'body') {
-      param.message(1, (b) => {
-        str(b, 1, p.description);
-        str(b, 2, p.name);
-        str(b, 3, p.in);
-        bool(b, 4, p.required);
-        if (isObject(p.schema)) b.message(5, (m) => schema(m, p.schema as Json));
-        vendorExtensions(b, 6, p);
-      });
-      return;
-    }
-    const sub = subSchemas[String(p.in)] ?? subSchemas.query;
-    param.message(2, (nb) =>
-      nb.message(sub.field, (s) => {
-        bool(s, 1, p.required);
-        str(s, 2, p.in);
-        str(s, 3, p.description);
-        str(s, 4, p.name);
-        if (sub.allowEmpty) bool(s, 5, p.allowEmptyValue);
-        primitive(s, p, sub.allowEmpty ? 6 : 5);
-      }),
-    );
-  });
+  w.message(1, (param) => parameterMessage(param, p));
+}
+
+/** message Parameter: a body parameter, or one of the others by `in`. */
+function parameterMessage(param: WireWriter, p: Json): void {
+  if (p.in === 'body') {
+    param.message(1, (b) => {
+      str(b, 1, p.description);
+      str(b, 2, p.name);
+      str(b, 3, p.in);
+      bool(b, 4, p.required);
+      if (isObject(p.schema)) b.message(5, (m) => schema(m, p.schema as Json));
+      vendorExtensions(b, 6, p);
+    });
+    return;
+  }
+  const sub = subSchemas[String(p.in)] ?? subSchemas.query;
+  param.message(2, (nb) =>
+    nb.message(sub.field, (s) => {
+      bool(s, 1, p.required);
+      str(s, 2, p.in);
+      str(s, 3, p.description);
+      str(s, 4, p.name);
+      if (sub.allowEmpty) bool(s, 5, p.allowEmptyValue);
+      primitive(s, p, sub.allowEmpty ? 6 : 5);
+    }),
+  );
 }
 
 function parameters(w: WireWriter, field: number, list: unknown): void {
@@ -299,6 +303,11 @@ export function openApiV2Protobuf(doc: Json): Uint8Array {
   if (isObject(doc.definitions)) {
     const defs = Object.entries(doc.definitions).filter((e): e is [string, Json] => isObject(e[1]));
     w.message(9, (d) => named(d, 1, defs, schema));
+  }
+  // shared parameters (kube's own documents have none; an aggregated server's may)
+  if (isObject(doc.parameters)) {
+    const params = Object.entries(doc.parameters).filter((e): e is [string, Json] => isObject(e[1]));
+    w.message(10, (d) => named(d, 1, params, parameterMessage));
   }
   if (Array.isArray(doc.security)) {
     for (const requirement of doc.security) {

@@ -147,10 +147,23 @@ export function openApiV2Response(
   defs: readonly ResourceDefinition[],
   options: { accept?: string; ifNoneMatch?: string } = {},
 ): OpenApiResponse {
+  return openApiV2Answer(
+    () => openApiV2Document(defs),
+    () => openApiV2ProtobufDocument(defs),
+    options,
+  );
+}
+
+/** The answer for a v2 document given its two forms (each made only when asked for). */
+export function openApiV2Answer(
+  json: () => RenderedDocument,
+  protobuf: () => { body: Buffer; hash: string },
+  options: { accept?: string; ifNoneMatch?: string },
+): OpenApiResponse {
   const form = acceptedForm(options.accept);
   if (!form) return { status: 406, headers: { Vary: 'Accept' }, body: '' };
-  const rendered = form === 'json' ? openApiV2Document(defs) : undefined;
-  const pb = form === 'protobuf' ? openApiV2ProtobufDocument(defs) : undefined;
+  const rendered = form === 'json' ? json() : undefined;
+  const pb = form === 'protobuf' ? protobuf() : undefined;
   const headers: Record<string, string> = {
     Vary: 'Accept',
     'Content-Type': form === 'json' ? 'application/json' : protobufTypes[1],
