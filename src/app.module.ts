@@ -40,6 +40,8 @@ export interface ServerOptions {
   /** client certificates and the authenticating proxy (src/server/client-trust.ts) */
   clientCa?: CertificatePool;
   requestHeader?: RequestHeaderOptions;
+  /** what this server presents to the aggregated servers it proxies to */
+  proxyClient?: { cert: string; key: string };
   /** the CRDs --api-definitions names, read at start */
   apiDefinitions?: ApiDefinition[];
 }
@@ -84,7 +86,7 @@ export class AppModule {
           },
         }),
         AdmissionModule,
-        AggregationModule,
+        AggregationModule.forRoot({ host: config.builtinApis, proxyClient: server.proxyClient }),
         ControllersModule.forRoot({
           controllers: config.controllers,
           clusterEndpoint: server.clusterEndpoint,

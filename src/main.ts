@@ -46,7 +46,7 @@ async function serve(config: Config): Promise<void> {
   const embeddedAsOtherUser = !config.databaseUrl && process.getuid?.() === 0;
   await makePrivateDir(config.dataDir, embeddedAsOtherUser);
   // flags naming files are checked before anything starts
-  const { tls, trust, warnings } = await serverCredentials(config);
+  const { tls, trust, proxyClient, warnings } = await serverCredentials(config);
   for (const warning of warnings) console.warn(`pgkube: warning: ${warning}`);
   const serviceAccountKeys = await loadServiceAccountKeys({
     signingKeyFile: config.serviceAccountSigningKeyFile,
@@ -89,6 +89,7 @@ async function serve(config: Config): Promise<void> {
     clusterEndpoint,
     clientCa: trust.clientCa,
     requestHeader: trust.requestHeader,
+    proxyClient,
     apiDefinitions,
   });
   await app.listen(config.securePort, config.bindAddress);

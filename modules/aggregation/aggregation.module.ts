@@ -3,38 +3,98 @@ import {
   Logger,
   Module,
   type BeforeApplicationShutdown,
+  type DynamicModule,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
+import { REMOTE_APIS } from '../discovery/index.js';
+import { DELEGATES } from '../endpoints/index.js';
+import { UpstreamAgents } from '../proxy/index.js';
 import { GenericStore, Registry } from '../registry/index.js';
 import { WatchCache } from '../watch/index.js';
+import { AvailabilityController } from './availability.js';
 import { LocalApiServices } from './local-apiservices.js';
+import { ProxyDelegate } from './proxy-delegate.js';
+import { RemoteApiServices, type ProxyClientCertificate } from './remote-apiservices.js';
+import { RemoteApisView } from './remote-apis.js';
 
-/** Starts keeping the local APIServices once the server is up; stops before storage goes. */
+export interface AggregationOptions {
+  /** an aggregation host (the standalone server); an aggregated server (--builtin-apis=false) keeps none */
+  host: boolean;
+  /** what the host presents to backends (--proxy-client-cert-file, or the generated front-proxy client) */
+  proxyClient?: ProxyClientCertificate;
+}
+
+/** Starts the aggregation layer once the server is up (it waits for the watch cache); stops before storage goes. */
 class AggregationLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  constructor(@Inject(LocalApiServices) private readonly local: LocalApiServices) {}
+  constructor(
+    @Inject(LocalApiServices) private readonly local: LocalApiServices,
+    @Inject(RemoteApiServices) private readonly remote: RemoteApiServices,
+    @Inject(AvailabilityController) private readonly availability: AvailabilityController,
+  ) {}
+
   onApplicationBootstrap(): void {
-    // not awaited: it waits for the watch cache, which another module's bootstrap starts
+    // not awaited: they wait for the watch cache, which another module's bootstrap starts
     this.local.start().catch((e: Error) => new Logger('local-apiservices').error(e.message));
+    this.remote
+      .start()
+      .then(() => this.availability.start())
+      .catch((e: Error) => new Logger('aggregation').error(e.message));
   }
+
   async beforeApplicationShutdown(): Promise<void> {
+    await this.availability.stop();
+    this.remote.stop();
     await this.local.stop();
   }
 }
 
 /**
- * kube-aggregator's part of the server: the APIServices of the group/versions served here (local ones).
- * kube-apiserver runs this itself, so `--controllers` does not turn it off.
+ * kube-aggregator's part of the server: the APIServices of the group/versions served here (local ones), the
+ * remote ones (routes, availability, the proxy) and what discovery merges from their backends. kube-apiserver
+ * runs this itself, so `--controllers` does not turn it off.
  */
-@Module({
-  providers: [
-    {
-      provide: LocalApiServices,
-      useFactory: (registry: Registry, generic: GenericStore, cache: WatchCache) =>
-        new LocalApiServices(registry, generic, cache, (m) => new Logger('local-apiservices').warn(m)),
-      inject: [Registry, GenericStore, WatchCache],
-    },
-    AggregationLifecycle,
-  ],
-  exports: [LocalApiServices],
-})
-export class AggregationModule {}
+@Module({})
+export class AggregationModule {
+  static forRoot(options: AggregationOptions): DynamicModule {
+    if (!options.host) return { module: AggregationModule };
+    const log = (name: string) => (m: string) => new Logger(name).warn(m);
+    return {
+      module: AggregationModule,
+      global: true,
+      providers: [
+        {
+          provide: LocalApiServices,
+          useFactory: (registry: Registry, generic: GenericStore, cache: WatchCache) =>
+            new LocalApiServices(registry, generic, cache, log('local-apiservices')),
+          inject: [Registry, GenericStore, WatchCache],
+        },
+        {
+          provide: RemoteApiServices,
+          useFactory: (registry: Registry, cache: WatchCache) =>
+            new RemoteApiServices(registry, cache, new UpstreamAgents(), options.proxyClient),
+          inject: [Registry, WatchCache],
+        },
+        {
+          provide: AvailabilityController,
+          useFactory: (remote: RemoteApiServices, registry: Registry, generic: GenericStore) =>
+            new AvailabilityController(remote, registry, generic, log('apiservice-availability')),
+          inject: [RemoteApiServices, Registry, GenericStore],
+        },
+        {
+          provide: DELEGATES,
+          useFactory: (remote: RemoteApiServices, availability: AvailabilityController) => [
+            new ProxyDelegate(remote, availability),
+          ],
+          inject: [RemoteApiServices, AvailabilityController],
+        },
+        {
+          provide: REMOTE_APIS,
+          useFactory: (remote: RemoteApiServices) => new RemoteApisView(remote),
+          inject: [RemoteApiServices],
+        },
+        AggregationLifecycle,
+      ],
+      exports: [LocalApiServices, RemoteApiServices, DELEGATES, REMOTE_APIS],
+    };
+  }
+}

@@ -6,3 +6,4 @@ export {
   type ProxyResponse,
 } from './forward.js';
 export { UpstreamAgents, type Upstream } from './upstream.js';
+export { fetchUpstream, type FetchedAnswer } from './fetch.js';
