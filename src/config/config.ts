@@ -18,7 +18,7 @@ import {
 } from '../../modules/versioning/index.js';
 
 import { authFlags } from './auth-flags.js';
-import { checkRequestHeaderFlags, checkServiceAccountFlags } from './flag-checks.js';
+import { checkDelegationFlags, checkRequestHeaderFlags, checkServiceAccountFlags } from './flag-checks.js';
 import { ConfigError, count, durationOrZero, parseDuration, port, text } from './flag-values.js';
 
 export { ConfigError, parseDuration } from './flag-values.js';
@@ -99,6 +99,18 @@ export interface Config {
   authorizationWebhookTimeoutMs: number;
   /** --authorization-config: an AuthorizationConfiguration file (excludes the flags above) */
   authorizationConfig?: string;
+  /** --authentication-kubeconfig: the host that reviews unknown tokens and names the client and proxy CAs */
+  authenticationKubeconfig?: string;
+  /** --authentication-skip-lookup: the host's extension-apiserver-authentication is not read */
+  authenticationSkipLookup: boolean;
+  /** --authentication-tolerate-lookup-failure: a host that cannot be read does not stop the start */
+  authenticationTolerateLookupFailure: boolean;
+  /** --authorization-kubeconfig: the host that authorizes every request (excludes the modes and files above) */
+  authorizationKubeconfig?: string;
+  /** --authorization-always-allow-paths (with --authorization-kubeconfig) */
+  authorizationAlwaysAllowPaths: string[];
+  /** --kubeconfig: the host whose namespaces hold this server's objects (default --authentication-kubeconfig) */
+  kubeconfig?: string;
   /** --api-definitions: CRD manifests (a file or a directory) applied at start */
   apiDefinitions?: string;
   /** --controllers: the in-process controllers that run (checked at parse time) */
@@ -275,6 +287,9 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     authorizationWebhookCacheUnauthorizedTtlMs: 30_000,
     authorizationWebhookTimeoutMs: 30_000,
     controllers: [],
+    authenticationSkipLookup: false,
+    authenticationTolerateLookupFailure: false,
+    authorizationAlwaysAllowPaths: ['/healthz', '/readyz', '/livez'],
     requestheaderAllowedNames: [],
     requestheaderUsernameHeaders: ['X-Remote-User'],
     requestheaderUidHeaders: [],
@@ -333,6 +348,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     throw new ConfigError('--tls-cert-file and --tls-private-key-file must be given together');
   }
   checkServiceAccountFlags(config);
+  checkDelegationFlags(config, given);
   try {
     checkAuthorizationFlags(
       {

@@ -72,3 +72,6 @@ export const sarVersion = (v: string, flag: string) => {
     `${flag}: unsupported authorization webhook version "${v}", supported versions are "v1", "v1beta1"`,
   );
 };
+
+/** a list of paths: as a string slice, but an empty value is an empty list (kube: `--authorization-always-allow-paths=`) */
+export const pathList = (v: string, flag: string) => (v === '' ? [] : commaList(v, flag));
