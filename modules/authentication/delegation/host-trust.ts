@@ -77,7 +77,9 @@ function readData(body: string): Record<string, string> {
   const object: unknown = JSON.parse(body);
   if (!isPlainObject(object) || object.kind !== 'ConfigMap') throw new Error('the answer is no ConfigMap');
   const data = isPlainObject(object.data) ? object.data : {};
-  return Object.fromEntries(Object.entries(data).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(data).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
 }
 
 export interface HostTrustOptions extends HostTrustChoice {

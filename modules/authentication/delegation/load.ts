@@ -5,7 +5,12 @@
  * extension-apiserver-authentication ConfigMap is read now: a host that cannot be read stops the start unless
  * `--authentication-tolerate-lookup-failure`.
  */
-import { atHostPath, readWebhookKubeconfig, WebhookTransport, type WebhookConnection } from '../../webhook/index.js';
+import {
+  atHostPath,
+  readWebhookKubeconfig,
+  WebhookTransport,
+  type WebhookConnection,
+} from '../../webhook/index.js';
 import type { WebhookOptions } from '../flags.js';
 import { HostTrust, type HostTrustChoice } from './host-trust.js';
 
