@@ -84,7 +84,10 @@ export type RequestHeaderSource = RequestHeaderOptions | (() => RequestHeaderOpt
 
 export class RequestHeaderAuthenticator implements Authenticator {
   /** per settings, per connection (chain): whether its common name may act as a proxy */
-  private readonly allowed = new WeakMap<RequestHeaderOptions, WeakMap<readonly X509Certificate[], boolean>>();
+  private readonly allowed = new WeakMap<
+    RequestHeaderOptions,
+    WeakMap<readonly X509Certificate[], boolean>
+  >();
   private readonly options: () => RequestHeaderOptions | undefined;
 
   constructor(options: RequestHeaderSource) {

@@ -146,7 +146,7 @@ export const authFlags: Record<string, FlagSpec> = {
   'authentication-kubeconfig': {
     key: 'authenticationKubeconfig',
     parse: text,
-    help: "kubeconfig of the host API server (this one is its aggregated server): tokens no local authenticator knows are reviewed there, and its kube-system/extension-apiserver-authentication names the client and proxy CAs",
+    help: 'kubeconfig of the host API server (this one is its aggregated server): tokens no local authenticator knows are reviewed there, and its kube-system/extension-apiserver-authentication names the client and proxy CAs',
   },
   'authentication-skip-lookup': {
     key: 'authenticationSkipLookup',

@@ -102,7 +102,9 @@ export function checkDelegationFlags(config: Config, given: ReadonlySet<string>)
   if (config.authorizationKubeconfig !== undefined) {
     const local = LOCAL_AUTHORIZATION_FLAGS.filter((f) => given.has(f));
     if (local.length > 0)
-      throw new ConfigError(`--authorization-kubeconfig can not be specified when ${named(local)} flags are set`);
+      throw new ConfigError(
+        `--authorization-kubeconfig can not be specified when ${named(local)} flags are set`,
+      );
     const error = alwaysAllowPathsError(config.authorizationAlwaysAllowPaths);
     if (error) throw new ConfigError(`--authorization-always-allow-paths: ${error}`);
     if (!given.has('authorization-webhook-cache-authorized-ttl'))
