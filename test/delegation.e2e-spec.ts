@@ -15,6 +15,7 @@ import { stringify } from 'yaml';
 import type { KeyPair } from '../src/pki/certificates.js';
 import { clientCertificate, testCa, type TestCa } from './support/certificates.js';
 import { testDatabase, type TestDatabase } from './support/database.js';
+import { eventually } from './support/eventually.js';
 import { kubectl } from './support/kubectl.js';
 import { kubeconfigFor } from './support/kubeconfig.js';
 import { grant, user } from './support/rbac.js';
@@ -178,6 +179,41 @@ describe('delegated authentication and authorization (B delegates to A)', () => 
     const anonymous = await h1Request(b, {}, { path: '/metrics', headers });
     assert.equal(anonymous.status, 403);
     assert.match(anonymous.json.message, /^forbidden: User "system:anonymous" cannot get path "\/metrics"/);
+  });
+
+  it('a proxy CA added to A’s ConfigMap is trusted at B without a restart (B polls every 10 s)', async () => {
+    const newCa = await testCa('rotated-front-proxy-ca');
+    const rotated = await clientCertificate(newCa, { cn: 'front-proxy' });
+    const path = '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication';
+    const current = await a.request('GET', path);
+    const data = current.json.data as Record<string, string>;
+    // A keeps what others add to its ConfigMap (it publishes the union)
+    const patched = await a.request('PATCH', path, {
+      raw: JSON.stringify({
+        data: { 'requestheader-client-ca-file': data['requestheader-client-ca-file'] + newCa.cert },
+      }),
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    assert.equal(patched.status, 200, patched.text);
+    const send = () =>
+      h1Request(
+        b,
+        { cert: rotated.cert, key: rotated.key },
+        {
+          method: 'POST',
+          path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+          headers: { 'X-Remote-User': 'dave' },
+          body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+        },
+      );
+    assert.equal((await send()).status, 401, 'not before B has read the change');
+    await eventually(async () => (await send()).status === 201, 'the rotated CA at B', 25_000);
+    assert.equal((await send()).json.status.userInfo.username, 'dave');
+    // the old CA is still in the bundle, and still works
+    const who = await selfSubjectReview((r) =>
+      h1Request(b, { cert: proxy.cert, key: proxy.key }, { ...r, headers: { 'X-Remote-User': 'carol' } }),
+    );
+    assert.equal(who?.username, 'carol');
   });
 
   it('namespaces are A’s: a create at B in a namespace only A has works, in one only B has is 404', async () => {
