@@ -85,6 +85,7 @@ function webhookAuthenticators(options: AuthenticationOptions): Authenticator[] 
     new WebhookTokenAuthenticator(client, {
       cacheTtlMs: webhook.cacheTtlMs,
       apiAudiences: options.apiAudiences,
+      sendAudiences: webhook.sendAudiences,
       log: (m) => logger.warn(m),
     }),
   ];

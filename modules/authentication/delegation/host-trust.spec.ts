@@ -258,6 +258,7 @@ describe('loadDelegatedAuthentication', () => {
     assert.equal(loaded.webhook.version, 'v1');
     assert.equal(loaded.webhook.cacheTtlMs, 10_000);
     assert.equal(loaded.webhook.connection.token, 'secret-host-token');
+    assert.equal(loaded.webhook.sendAudiences, false, 'kube’s aggregated servers send no audiences');
     assert.ok(loaded.hostTrust?.requestHeader());
     assert.equal(host.calls.at(-1)?.authorization, 'Bearer secret-host-token');
   });

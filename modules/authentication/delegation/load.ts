@@ -57,6 +57,8 @@ export async function loadDelegatedAuthentication(
       version: 'v1',
       cacheTtlMs: flags.cacheTtlMs,
       timeoutMs: HOST_TIMEOUT_MS,
+      // kube's aggregated servers have no API audiences: the host judges tokens for its own
+      sendAudiences: false,
     },
   };
   if (flags.skipLookup || (!choice.clientCa && !choice.requestHeader)) return loaded;
