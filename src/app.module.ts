@@ -2,14 +2,19 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { UserInfo } from '../modules/api/index.js';
 import type {
   CertificatePool,
+  HostTrust,
   RequestHeaderOptions,
   ServiceAccountKeys,
 } from '../modules/authentication/index.js';
-import { AdmissionModule } from '../modules/admission/index.js';
+import { AdmissionModule, type NamespaceSource } from '../modules/admission/index.js';
 import { AggregationModule } from '../modules/aggregation/index.js';
 import { ApiextensionsModule, type ApiDefinition } from '../modules/apiextensions/index.js';
 import { AuthenticationModule, type LoadedAuthentication } from '../modules/authentication/index.js';
-import { AuthorizationModule, type LoadedAuthorization } from '../modules/authorization/index.js';
+import {
+  AuthorizationModule,
+  type DelegatedAuthorization,
+  type LoadedAuthorization,
+} from '../modules/authorization/index.js';
 import { ControllersModule, type ClusterEndpoint } from '../modules/controllers/index.js';
 import { EndpointsModule } from '../modules/endpoints/index.js';
 import { KindsModule } from '../modules/kinds/index.js';
@@ -44,6 +49,10 @@ export interface ServerOptions {
   proxyClient?: { cert: string; key: string };
   /** the CRDs --api-definitions names, read at start */
   apiDefinitions?: ApiDefinition[];
+  /** a delegating server's host (src/server/delegation.ts): its trust, its authorization, its namespaces */
+  hostTrust?: HostTrust;
+  delegatedAuthorization?: DelegatedAuthorization;
+  namespaces?: NamespaceSource;
 }
 
 /**
@@ -68,12 +77,14 @@ export class AppModule {
           modes: config.authorizationModes,
           selectors: config.featureGates.enabled('AuthorizeWithSelectors'),
           configFile: config.authorizationConfig,
+          delegated: server.delegatedAuthorization,
         }),
         AuthenticationModule.forRoot({
           ...server.authentication,
           tokens: server.tokens,
           clientCa: server.clientCa,
           requestHeader: server.requestHeader,
+          hostTrust: server.hostTrust,
           apiAudiences: config.apiAudiences,
           bootstrapTokens: config.enableBootstrapTokenAuth,
           serviceAccounts: {
@@ -85,7 +96,7 @@ export class AppModule {
             jwksUri: config.serviceAccountJwksUri,
           },
         }),
-        AdmissionModule,
+        AdmissionModule.forRoot({ namespaces: server.namespaces }),
         AggregationModule.forRoot({ host: config.builtinApis, proxyClient: server.proxyClient }),
         ControllersModule.forRoot({
           controllers: config.controllers,

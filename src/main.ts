@@ -3,6 +3,7 @@
 import 'reflect-metadata';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Server as TlsServer } from 'node:tls';
 import {
   adminCredentials,
   kubeconfig,
@@ -16,7 +17,8 @@ import { migrate, startEmbeddedPostgres, type RunningPostgres } from '../modules
 import { ConfigError, parseConfig, usage, type Config } from './config/config.js';
 import { createServer } from './server/http.js';
 import { makePrivateDir, writePrivateFile } from './pki/private-files.js';
-import { serverCredentials } from './server/credentials.js';
+import { acceptableClientCas, serverCredentials } from './server/credentials.js';
+import { delegation } from './server/delegation.js';
 import { credentialCommand } from './commands/credential.js';
 import { kubeconfigCommand } from './commands/kubeconfig.js';
 import type { ClusterEndpoint } from '../modules/controllers/index.js';
@@ -48,6 +50,10 @@ async function serve(config: Config): Promise<void> {
   // flags naming files are checked before anything starts
   const { tls, trust, proxyClient, warnings } = await serverCredentials(config);
   for (const warning of warnings) console.warn(`pgkube: warning: ${warning}`);
+  const delegated = await delegation(config, trust, (m) => console.warn(`pgkube: warning: ${m}`));
+  if (delegated.authentication) authentication.webhook = delegated.authentication.webhook;
+  const hostTrust = delegated.authentication?.hostTrust;
+  if (hostTrust) tls.clientCas = acceptableClientCas(trust, hostTrust);
   const serviceAccountKeys = await loadServiceAccountKeys({
     signingKeyFile: config.serviceAccountSigningKeyFile,
     keyFiles: config.serviceAccountKeyFiles,
@@ -91,7 +97,19 @@ async function serve(config: Config): Promise<void> {
     requestHeader: trust.requestHeader,
     proxyClient,
     apiDefinitions,
+    hostTrust,
+    delegatedAuthorization: delegated.authorization,
+    namespaces: delegated.namespaces,
   });
+  // the handshake names the host's CAs as they change (a Go client sends no certificate of another issuer)
+  hostTrust?.onChange(() =>
+    (app.getHttpServer() as unknown as TlsServer).setSecureContext({
+      cert: tls.cert,
+      key: tls.key,
+      minVersion: 'TLSv1.2',
+      ca: acceptableClientCas(trust, hostTrust),
+    }),
+  );
   await app.listen(config.securePort, config.bindAddress);
   const port = (app.getHttpServer().address() as { port: number }).port;
   const host =

@@ -1,4 +1,5 @@
 export type { AdmissionPlugin } from './plugin.js';
 export { AdmissionChain } from './chain.js';
 export { NamespaceLifecycle } from './namespace-lifecycle.js';
-export { AdmissionModule } from './admission.module.js';
+export { AdmissionModule, type AdmissionOptions } from './admission.module.js';
+export { HostNamespaces, type NamespaceSource, type NamespaceState } from './namespace-source.js';

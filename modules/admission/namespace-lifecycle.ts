@@ -2,12 +2,14 @@
  * NamespaceLifecycle (kube's plugin of that name): nothing is created in a namespace that does not exist or
  * is being deleted, and the namespaces the cluster needs may not be deleted. The namespace check is made in
  * the create's own transaction (a storage requirement), so a namespace deleted meanwhile cannot be missed;
- * a dry run, which writes nothing, reads the namespace instead.
+ * a dry run, which writes nothing, reads the namespace instead. A delegating server asks its host instead
+ * (namespace-source.ts): its namespaces are the host's.
  */
 import { ApiError, type GroupResource } from '../api/index.js';
 import type { AdmissionAttributes, Requirement } from '../registry/index.js';
 import type { ObjectKey, Store } from '../storage/index.js';
 import type { AdmissionPlugin } from './plugin.js';
+import type { NamespaceSource } from './namespace-source.js';
 
 /** kube's immortal namespaces */
 const UNDELETABLE = new Set(['default', 'kube-system', 'kube-public']);
@@ -41,7 +43,11 @@ function terminating(gr: GroupResource, name: string, namespace: string): ApiErr
 export class NamespaceLifecycle implements AdmissionPlugin {
   readonly name = 'NamespaceLifecycle';
 
-  constructor(private readonly store: Store) {}
+  /** `namespaces`: where namespaces live when not in this server's store (a delegating server's host) */
+  constructor(
+    private readonly store: Store,
+    private readonly namespaces?: NamespaceSource,
+  ) {}
 
   validate(a: AdmissionAttributes): void | Promise<void> {
     if (a.operation === 'DELETE' && a.def.group === '' && a.def.resource === 'namespaces') {
@@ -63,8 +69,15 @@ export class NamespaceLifecycle implements AdmissionPlugin {
       missing: () => ApiError.notFound(NAMESPACES, a.namespace),
       deleting: () => terminating(gr, a.name, a.namespace),
     };
+    if (this.namespaces) return this.askSource(this.namespaces, a.namespace, requirement);
     if (a.ctx.dryRun) return this.checkNow(requirement);
     a.requires = requirement;
+  }
+
+  private async askSource(source: NamespaceSource, name: string, requirement: Requirement): Promise<void> {
+    const state = await source.state(name);
+    if (state === 'missing') throw requirement.missing();
+    if (state === 'terminating') throw requirement.deleting();
   }
 
   private async checkNow(requirement: Requirement): Promise<void> {

@@ -32,6 +32,7 @@ import { AuthenticatorUnion, type AnonymousAccess } from './union.js';
 import { WebhookTokenAuthenticator } from './webhook/authenticator.js';
 import { TokenReviewClient } from './webhook/client.js';
 import { X509Authenticator } from './x509.js';
+import type { HostTrust } from './delegation/host-trust.js';
 
 export interface AuthenticationOptions {
   /** static bearer tokens (token file and the admin token) */
@@ -50,6 +51,11 @@ export interface AuthenticationOptions {
   clientCa?: CertificatePool;
   /** the authenticating proxy: --requestheader-* */
   requestHeader?: RequestHeaderOptions;
+  /**
+   * A delegating server's host (--authentication-kubeconfig): the client CA and the proxy it names replace
+   * `clientCa` and `requestHeader` where it reads them, followed while the server runs
+   */
+  hostTrust?: HostTrust;
 }
 
 export interface ServiceAccountOptions {
@@ -79,6 +85,7 @@ function webhookAuthenticators(options: AuthenticationOptions): Authenticator[] 
     new WebhookTokenAuthenticator(client, {
       cacheTtlMs: webhook.cacheTtlMs,
       apiAudiences: options.apiAudiences,
+      sendAudiences: webhook.sendAudiences,
       log: (m) => logger.warn(m),
     }),
   ];
@@ -94,6 +101,17 @@ class AuthenticationReviews implements OnModuleInit {
   onModuleInit(): void {
     this.virtual.provide(tokenReviewDefinition, tokenReview(this.union));
     this.virtual.provide(selfSubjectReviewDefinition, selfSubjectReview);
+  }
+}
+
+/** Follows the host's trust while the server runs (a delegating server); its first read was made at start. */
+class HostTrustLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(private readonly hostTrust: HostTrust | undefined) {}
+  onApplicationBootstrap(): void {
+    this.hostTrust?.follow();
+  }
+  beforeApplicationShutdown(): void {
+    this.hostTrust?.stop();
   }
 }
 
@@ -118,6 +136,14 @@ class TrustLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdow
 export class AuthenticationModule {
   static forRoot(options: AuthenticationOptions): DynamicModule {
     const sa = options.serviceAccounts;
+    const host = options.hostTrust;
+    const clientCa = host?.readsClientCa ? host.clientCa : options.clientCa;
+    const requestHeader = host?.readsRequestHeader ? host.requestHeader : options.requestHeader;
+    const credentialHeaders = new CredentialHeaders(
+      host?.readsRequestHeader ? host.requestHeader() : options.requestHeader,
+    );
+    // the proxy's header names may change with the host's ConfigMap: they are removed from requests all the same
+    if (host?.readsRequestHeader) host.onChange((state) => credentialHeaders.configure(state.requestHeader));
     return {
       module: AuthenticationModule,
       global: true,
@@ -157,8 +183,8 @@ export class AuthenticationModule {
             // kube's order: the proxy's headers, client certificates, then the token file, service-account
             // tokens, bootstrap tokens and the webhook
             const authenticators: Authenticator[] = [
-              ...(options.requestHeader ? [new RequestHeaderAuthenticator(options.requestHeader)] : []),
-              ...(options.clientCa ? [new X509Authenticator(options.clientCa)] : []),
+              ...(requestHeader ? [new RequestHeaderAuthenticator(requestHeader)] : []),
+              ...(clientCa ? [new X509Authenticator(clientCa)] : []),
               new BearerTokenAuthenticator(options.tokens),
               serviceAccounts,
             ];
@@ -182,7 +208,8 @@ export class AuthenticationModule {
           inject: [AuthorizerChain],
         },
         AuthenticationReviews,
-        { provide: CredentialHeaders, useValue: new CredentialHeaders(options.requestHeader) },
+        { provide: CredentialHeaders, useValue: credentialHeaders },
+        { provide: HostTrustLifecycle, useValue: new HostTrustLifecycle(host) },
         {
           provide: AuthenticationTrustPublisher,
           useFactory: (registry: Registry, generic: GenericStore, cache: WatchCache) =>

@@ -21,12 +21,17 @@ export interface HeaderCarrier {
 }
 
 export class CredentialHeaders {
-  private readonly names: ReadonlySet<string>;
-  private readonly prefixes: readonly string[];
+  private names!: ReadonlySet<string>;
+  private prefixes!: readonly string[];
   /** first letters (lower case) of every name and prefix: most headers are passed over on their first letter */
-  private readonly firsts: ReadonlySet<number>;
+  private firsts!: ReadonlySet<number>;
 
   constructor(configured?: RequestHeaderNames) {
+    this.configure(configured);
+  }
+
+  /** The proxy's header names changed (a delegating server's host said so); the standard ones always go. */
+  configure(configured?: RequestHeaderNames): void {
     const all = [STANDARD, ...(configured ? [configured] : [])];
     const lower = (list: readonly string[]) => list.map((h) => h.toLowerCase());
     this.names = new Set([

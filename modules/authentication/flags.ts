@@ -32,6 +32,8 @@ export interface WebhookOptions {
   version: WebhookVersion;
   cacheTtlMs: number;
   timeoutMs: number;
+  /** false: the webhook is a delegating server's host, asked without audiences (see WebhookTokenAuthenticator) */
+  sendAudiences?: boolean;
 }
 
 export interface LoadedAuthentication {

@@ -61,9 +61,10 @@ export {
 } from './serviceaccount/claims.js';
 export { CertificatePool, CertificateError, parseCertificates } from './certificate-pool.js';
 export { peerCertificates } from './peer-certificates.js';
-export { X509Authenticator, certificateUser, CREDENTIAL_ID } from './x509.js';
+export { X509Authenticator, certificateUser, CREDENTIAL_ID, type CertificatePoolSource } from './x509.js';
 export {
   RequestHeaderAuthenticator,
+  type RequestHeaderSource,
   headerUser,
   type RequestHeaderNames,
   type RequestHeaderOptions,
@@ -83,3 +84,18 @@ export {
   type KubeconfigOptions,
 } from './kubeconfig.js';
 export { readWebhookKubeconfig, type WebhookConnection } from '../webhook/index.js';
+export {
+  HostTrust,
+  hostTrustFrom,
+  HOST_TRUST_PATH,
+  type HostTrustChoice,
+  type HostTrustOptions,
+  type HostTrustState,
+} from './delegation/host-trust.js';
+export {
+  hostConnection,
+  loadDelegatedAuthentication,
+  TOKEN_REVIEW_PATH,
+  type DelegatedAuthentication,
+  type DelegatedAuthenticationFlags,
+} from './delegation/load.js';

@@ -76,28 +76,44 @@ export function headerUser(rawHeaders: readonly string[], names: RequestHeaderNa
   return withAuthenticatedGroup(user);
 }
 
-export class RequestHeaderAuthenticator implements Authenticator {
-  /** per connection (chain): whether its common name may act as a proxy */
-  private readonly allowed = new WeakMap<readonly X509Certificate[], boolean>();
+/**
+ * The proxy's settings: fixed at start, or read on each request from a source that may change them (a
+ * delegating server follows its host's ConfigMap); a source with no settings at the moment trusts no proxy.
+ */
+export type RequestHeaderSource = RequestHeaderOptions | (() => RequestHeaderOptions | undefined);
 
-  constructor(private readonly options: RequestHeaderOptions) {}
+export class RequestHeaderAuthenticator implements Authenticator {
+  /** per settings, per connection (chain): whether its common name may act as a proxy */
+  private readonly allowed = new WeakMap<
+    RequestHeaderOptions,
+    WeakMap<readonly X509Certificate[], boolean>
+  >();
+  private readonly options: () => RequestHeaderOptions | undefined;
+
+  constructor(options: RequestHeaderSource) {
+    this.options = typeof options === 'function' ? options : () => options;
+  }
 
   async authenticate(request: AuthenticationRequest): Promise<UserInfo | undefined> {
     const chain = request.peerCertificates();
     if (!chain) return undefined;
+    const options = this.options();
+    if (!options) return undefined;
     try {
-      this.options.ca.verify(chain);
+      options.ca.verify(chain);
     } catch (e) {
       if (e instanceof CertificateError) throw ApiError.unauthorized();
       throw e;
     }
-    let allowed = this.allowed.get(chain);
+    let seen = this.allowed.get(options);
+    if (!seen) this.allowed.set(options, (seen = new WeakMap()));
+    let allowed = seen.get(chain);
     if (allowed === undefined) {
-      const names = this.options.allowedNames;
+      const names = options.allowedNames;
       allowed = names.length === 0 || names.includes(commonName(chain[0]) ?? '');
-      this.allowed.set(chain, allowed);
+      seen.set(chain, allowed);
     }
     if (!allowed) throw ApiError.unauthorized();
-    return headerUser(request.rawHeaders, this.options);
+    return headerUser(request.rawHeaders, options);
   }
 }

@@ -42,17 +42,29 @@ export function certificateUser(leaf: X509Certificate): UserInfo | undefined {
   );
 }
 
+/**
+ * The CAs that judge certificates: fixed at start, or read anew on each request from a source that may change
+ * them (a delegating server follows its host's ConfigMap); a source with no CA at the moment judges nothing.
+ */
+export type CertificatePoolSource = CertificatePool | (() => CertificatePool | undefined);
+
 export class X509Authenticator implements Authenticator {
   /** per connection (chain): the user, or null for a certificate that names none */
   private readonly users = new WeakMap<readonly X509Certificate[], UserInfo | null>();
+  private readonly pool: () => CertificatePool | undefined;
 
-  constructor(private readonly pool: CertificatePool) {}
+  constructor(pool: CertificatePoolSource) {
+    this.pool = typeof pool === 'function' ? pool : () => pool;
+  }
 
   async authenticate(request: AuthenticationRequest): Promise<UserInfo | undefined> {
     const chain = request.peerCertificates();
     if (!chain) return undefined;
+    const pool = this.pool();
+    if (!pool) return undefined;
     try {
-      this.pool.verify(chain);
+      // a pool caches its verdict per chain: a new pool judges a connection anew
+      pool.verify(chain);
     } catch (e) {
       if (e instanceof CertificateError) throw ApiError.unauthorized();
       throw e;

@@ -20,7 +20,7 @@ import { ApiMetrics } from '../metrics/index.js';
 import { VirtualKinds } from '../registry/index.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { WatchCache } from '../watch/index.js';
-import { readWebhookKubeconfig, WebhookTransport } from '../webhook/index.js';
+import { atHostPath, readWebhookKubeconfig, WebhookTransport } from '../webhook/index.js';
 import { AbacAuthorizer } from './abac.js';
 import type { AuthorizationConfiguration, AuthorizerConfig } from './authorization-config.js';
 import type { Authorizer } from './authorizer.js';
@@ -46,6 +46,12 @@ import {
   subjectAccessReview,
 } from './reviews.js';
 import { WebhookAuthorizer } from './webhook.js';
+import {
+  DELEGATED_TIMEOUT_MS,
+  delegatedChain,
+  SUBJECT_ACCESS_REVIEW_PATH,
+  type DelegatedAuthorization,
+} from './delegated.js';
 
 export interface AuthorizationOptions extends LoadedAuthorization {
   /** --authorization-mode, in order (checked at parse time); empty: not given */
@@ -54,6 +60,8 @@ export interface AuthorizationOptions extends LoadedAuthorization {
   selectors?: boolean;
   /** --authorization-config: read, validated and reloaded here (excludes `modes` and the files above) */
   configFile?: string;
+  /** --authorization-kubeconfig: the chain is the delegating one (excludes everything above) */
+  delegated?: DelegatedAuthorization;
 }
 
 /** What the authorizers built at start report to, once the server's metrics exist (they are made later). */
@@ -171,6 +179,21 @@ async function configuredChain(
   return new AuthorizerChain([new PrivilegedGroupsAuthorizer(), configured]);
 }
 
+/** A delegating server's chain: its host answers SubjectAccessReviews (delegated.ts). */
+function hostChain(delegated: DelegatedAuthorization, options: AuthorizationOptions, sinks: Sinks) {
+  const transport = new WebhookTransport(
+    atHostPath(delegated.connection, SUBJECT_ACCESS_REVIEW_PATH),
+    DELEGATED_TIMEOUT_MS,
+  );
+  sinks.transports.push(transport);
+  const logger = new Logger('authorization');
+  return delegatedChain(delegated, transport, {
+    selectors: options.selectors ?? true,
+    log: (m) => logger.warn(`host: ${m}`),
+    observe: (result, seconds, failOpen) => sinks.webhookCall?.('webhook', result, seconds, failOpen),
+  });
+}
+
 /**
  * Gives authorization.k8s.io's access reviews their answers and the webhook its metrics; closes the webhook's
  * connections at the end.
@@ -249,6 +272,7 @@ export class AuthorizationModule {
           provide: AuthorizerChain,
           useFactory: (rbac: RbacInformers) => {
             sinks.rbac = rbac;
+            if (options.delegated) return hostChain(options.delegated, options, sinks);
             return options.configFile
               ? configuredChain(options.configFile, options, sinks)
               : authorizerChain(options.modes, modeFactories(options, sinks), (type, name, decision) =>

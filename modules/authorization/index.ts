@@ -29,3 +29,16 @@ export {
   type LoadedAuthorization,
 } from './flags.js';
 export { reviewAttributes } from './reviews.js';
+export {
+  AlwaysAllowPathsAuthorizer,
+  alwaysAllowPathsError,
+  DEFAULT_ALWAYS_ALLOW_PATHS,
+} from './always-allow-paths.js';
+export {
+  delegatedChain,
+  HostAuthorizer,
+  DELEGATED_AUTHORIZED_TTL_MS,
+  DELEGATED_UNAUTHORIZED_TTL_MS,
+  SUBJECT_ACCESS_REVIEW_PATH,
+  type DelegatedAuthorization,
+} from './delegated.js';

@@ -7,6 +7,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { servedRelease } from '../api/index.js';
+import { atHostPath } from './host-path.js';
 import type { WebhookConnection } from './kubeconfig.js';
 
 /** most bytes of an answer read; a review is a few hundred */
@@ -18,6 +19,10 @@ export class WebhookError extends Error {
   constructor(
     message: string,
     readonly retry = false,
+    /** the HTTP code of a non-2xx answer */
+    readonly status?: number,
+    /** the message of the Status a non-2xx answer carried, if it was one */
+    readonly statusMessage?: string,
   ) {
     super(message);
   }
@@ -27,6 +32,20 @@ export class WebhookError extends Error {
 function retriable(res: IncomingMessage): boolean {
   const code = res.statusCode ?? 0;
   return code === 500 || code === 504 || code === 429 || res.headers['retry-after'] !== undefined;
+}
+
+/** An API server's answer is a Status whose message says why (a webhook's need not be) */
+function statusMessage(body: string): string | undefined {
+  try {
+    const status: unknown = JSON.parse(body);
+    if (typeof status === 'object' && status !== null && (status as { kind?: unknown }).kind === 'Status') {
+      const message = (status as { message?: unknown }).message;
+      return typeof message === 'string' ? message : undefined;
+    }
+  } catch {
+    // not JSON: no message
+  }
+  return undefined;
 }
 
 export class WebhookTransport {
@@ -57,11 +76,28 @@ export class WebhookTransport {
    * unreadable) once retries are spent.
    */
   async post<T>(body: string, read: (answer: string) => T): Promise<T> {
+    return this.send('POST', this.connection.url, body, read);
+  }
+
+  /**
+   * GETs `path` on the kubeconfig's server (after the server URL's own path, as client-go appends it), with the
+   * same deadline and retries; a non-2xx answer is a WebhookError with its `status`.
+   */
+  async get<T>(path: string, read: (answer: string) => T): Promise<T> {
+    return this.send('GET', atHostPath(this.connection, path).url, undefined, read);
+  }
+
+  private async send<T>(
+    method: string,
+    url: URL,
+    body: string | undefined,
+    read: (answer: string) => T,
+  ): Promise<T> {
     const deadline = Date.now() + this.timeoutMs;
     let wait = BACKOFF.initialMs;
     for (let attempt = 1; ; attempt++) {
       try {
-        return read(await this.once(body, deadline));
+        return read(await this.once(method, url, body, deadline));
       } catch (e) {
         const err = e instanceof WebhookError ? e : new WebhookError(String(e));
         const pause = wait * (1 + Math.random() * BACKOFF.jitter);
@@ -76,14 +112,16 @@ export class WebhookTransport {
     this.agent.destroy();
   }
 
-  private once(body: string, deadline: number): Promise<string> {
-    const { url, token, basic } = this.connection;
+  private once(method: string, url: URL, body: string | undefined, deadline: number): Promise<string> {
+    const { token, basic } = this.connection;
     const headers: Record<string, string> = {
-      'content-type': 'application/json',
       accept: 'application/json, */*',
       'user-agent': USER_AGENT,
-      'content-length': String(Buffer.byteLength(body)),
     };
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(body));
+    }
     if (token) headers.authorization = `Bearer ${token}`;
     else if (basic)
       headers.authorization = `Basic ${Buffer.from(`${basic.username}:${basic.password}`).toString('base64')}`;
@@ -100,7 +138,7 @@ export class WebhookTransport {
         if (e instanceof WebhookError) return reject(e);
         reject(new WebhookError(`request failed: ${e.message}`, e.code === 'ECONNRESET'));
       };
-      const req = send(url, { method: 'POST', agent: this.agent, headers }, (res) => {
+      const req = send(url, { method, agent: this.agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (c: Buffer) => {
@@ -114,7 +152,14 @@ export class WebhookTransport {
           clearTimeout(timer);
           const code = res.statusCode ?? 0;
           if (code < 200 || code > 299)
-            return reject(new WebhookError(`the webhook answered ${code}`, retriable(res)));
+            return reject(
+              new WebhookError(
+                `the webhook answered ${code}`,
+                retriable(res),
+                code,
+                statusMessage(Buffer.concat(chunks).toString('utf8')),
+              ),
+            );
           resolve(Buffer.concat(chunks).toString('utf8'));
         });
       });

@@ -8,6 +8,7 @@ import {
   boolean,
   commaList,
   durationOrZero,
+  pathList,
   sarVersion,
   text,
   webhookTimeout,
@@ -44,7 +45,7 @@ export const authFlags: Record<string, FlagSpec> = {
   'authentication-token-webhook-cache-ttl': {
     key: 'authenticationTokenWebhookCacheTtlMs',
     parse: durationOrZero,
-    help: "how long the webhook's answers, yes and no, are cached (default 2m0s; 0: not at all)",
+    help: "how long the webhook's answers, yes and no, are cached (default 2m0s, 10s with --authentication-kubeconfig; 0: not at all)",
   },
   'authentication-token-webhook-timeout': {
     key: 'authenticationTokenWebhookTimeoutMs',
@@ -75,12 +76,12 @@ export const authFlags: Record<string, FlagSpec> = {
   'authorization-webhook-cache-authorized-ttl': {
     key: 'authorizationWebhookCacheAuthorizedTtlMs',
     parse: durationOrZero,
-    help: "how long the webhook's allows are cached (default 5m0s)",
+    help: "how long the webhook's allows are cached (default 5m0s, 10s with --authorization-kubeconfig)",
   },
   'authorization-webhook-cache-unauthorized-ttl': {
     key: 'authorizationWebhookCacheUnauthorizedTtlMs',
     parse: durationOrZero,
-    help: "how long the webhook's denials are cached (default 30s)",
+    help: "how long the webhook's denials are cached (default 30s, 10s with --authorization-kubeconfig)",
   },
   'authorization-webhook-timeout': {
     key: 'authorizationWebhookTimeoutMs',
@@ -141,6 +142,39 @@ export const authFlags: Record<string, FlagSpec> = {
     key: 'clientCaFile',
     parse: text,
     help: 'CA bundle (PEM) of client certificates: CN is the user, each O a group (default: the data dir CA)',
+  },
+  'authentication-kubeconfig': {
+    key: 'authenticationKubeconfig',
+    parse: text,
+    help: 'kubeconfig of the host API server (this one is its aggregated server): tokens no local authenticator knows are reviewed there, and its kube-system/extension-apiserver-authentication names the client and proxy CAs',
+  },
+  'authentication-skip-lookup': {
+    key: 'authenticationSkipLookup',
+    parse: boolean,
+    bool: true,
+    help: "with --authentication-kubeconfig: do not read the host's extension-apiserver-authentication (default false)",
+  },
+  'authentication-tolerate-lookup-failure': {
+    key: 'authenticationTolerateLookupFailure',
+    parse: boolean,
+    bool: true,
+    help: "with --authentication-kubeconfig: start even when the host's extension-apiserver-authentication cannot be read (default false)",
+  },
+  'authorization-kubeconfig': {
+    key: 'authorizationKubeconfig',
+    parse: text,
+    help: 'kubeconfig of the host API server: every request is authorized there (SubjectAccessReview), after --authorization-always-allow-paths and system:masters; not with --authorization-mode or --authorization-config',
+  },
+  'authorization-always-allow-paths': {
+    key: 'authorizationAlwaysAllowPaths',
+    parse: pathList,
+    list: true,
+    help: 'with --authorization-kubeconfig: paths anyone may reach, a trailing * a prefix (default /healthz,/readyz,/livez)',
+  },
+  kubeconfig: {
+    key: 'kubeconfig',
+    parse: text,
+    help: "kubeconfig of the host API server whose namespaces this server's objects live in (default: --authentication-kubeconfig)",
   },
   'requestheader-client-ca-file': {
     key: 'requestheaderClientCaFile',

@@ -22,6 +22,7 @@ import { authFlags } from './auth-flags.js';
 import {
   AGGREGATED_CONTROLLERS,
   checkAggregationFlags,
+  checkDelegationFlags,
   checkRequestHeaderFlags,
   checkServiceAccountFlags,
 } from './flag-checks.js';
@@ -115,6 +116,18 @@ export interface Config {
   authorizationWebhookTimeoutMs: number;
   /** --authorization-config: an AuthorizationConfiguration file (excludes the flags above) */
   authorizationConfig?: string;
+  /** --authentication-kubeconfig: the host that reviews unknown tokens and names the client and proxy CAs */
+  authenticationKubeconfig?: string;
+  /** --authentication-skip-lookup: the host's extension-apiserver-authentication is not read */
+  authenticationSkipLookup: boolean;
+  /** --authentication-tolerate-lookup-failure: a host that cannot be read does not stop the start */
+  authenticationTolerateLookupFailure: boolean;
+  /** --authorization-kubeconfig: the host that authorizes every request (excludes the modes and files above) */
+  authorizationKubeconfig?: string;
+  /** --authorization-always-allow-paths (with --authorization-kubeconfig) */
+  authorizationAlwaysAllowPaths: string[];
+  /** --kubeconfig: the host whose namespaces hold this server's objects (default --authentication-kubeconfig) */
+  kubeconfig?: string;
   /** --api-definitions: CRD manifests (a file or a directory) applied at start */
   apiDefinitions?: string;
   /** --builtin-apis=false: an aggregated server serving only its CRD groups (built-in kinds stay stored, unserved) */
@@ -347,6 +360,9 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     tlsSans: [],
     apiserviceGroupPriorityMinimum: 1000,
     apiserviceVersionPriority: 15,
+    authenticationSkipLookup: false,
+    authenticationTolerateLookupFailure: false,
+    authorizationAlwaysAllowPaths: ['/healthz', '/readyz', '/livez'],
     requestheaderAllowedNames: [],
     requestheaderUsernameHeaders: ['X-Remote-User'],
     requestheaderUidHeaders: [],
@@ -410,6 +426,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     throw new ConfigError('--tls-cert-file and --tls-private-key-file must be given together');
   }
   checkServiceAccountFlags(config);
+  checkDelegationFlags(config, given);
   try {
     checkAuthorizationFlags(
       {

@@ -1,4 +1,5 @@
 /** kube's checks across flags, run once every flag is read: each error names the flags at fault. */
+import { alwaysAllowPathsError } from '../../modules/authorization/index.js';
 import type { Config } from './config.js';
 import { ConfigError } from './flag-values.js';
 
@@ -85,4 +86,63 @@ export function checkAggregationFlags(config: Config): void {
     throw new ConfigError('--apiservice-group-priority-minimum must be between 1 and 20000');
   if (config.apiserviceVersionPriority < 1 || config.apiserviceVersionPriority > 1000)
     throw new ConfigError('--apiservice-version-priority must be between 1 and 1000');
+}
+
+/** what --authorization-kubeconfig replaces: a delegating server authorizes only through its host */
+const LOCAL_AUTHORIZATION_FLAGS = [
+  'authorization-mode',
+  'authorization-config',
+  'authorization-policy-file',
+  'authorization-webhook-config-file',
+  'authorization-webhook-version',
+  'authorization-webhook-timeout',
+];
+/** the host reviews tokens in place of these */
+const TOKEN_WEBHOOK_FLAGS = [
+  'authentication-token-webhook-config-file',
+  'authentication-token-webhook-version',
+  'authentication-token-webhook-timeout',
+];
+/** kube's delegating caches: short, the host's policy changes reach this server soon */
+const DELEGATED_TTL_MS = 10_000;
+
+const named = (flags: string[]) => flags.map((f) => `--${f}`).join(', ');
+
+/**
+ * The delegating server's flags (kube's DelegatingAuthenticationOptions, DelegatingAuthorizationOptions):
+ * each host flag excludes what it replaces, the lookup flags need the host, and kube's delegating cache TTLs
+ * (10s) apply where no TTL flag was given.
+ */
+export function checkDelegationFlags(config: Config, given: ReadonlySet<string>): void {
+  if (config.authorizationKubeconfig !== undefined) {
+    const local = LOCAL_AUTHORIZATION_FLAGS.filter((f) => given.has(f));
+    if (local.length > 0)
+      throw new ConfigError(
+        `--authorization-kubeconfig can not be specified when ${named(local)} flags are set`,
+      );
+    const error = alwaysAllowPathsError(config.authorizationAlwaysAllowPaths);
+    if (error) throw new ConfigError(`--authorization-always-allow-paths: ${error}`);
+    if (!given.has('authorization-webhook-cache-authorized-ttl'))
+      config.authorizationWebhookCacheAuthorizedTtlMs = DELEGATED_TTL_MS;
+    if (!given.has('authorization-webhook-cache-unauthorized-ttl'))
+      config.authorizationWebhookCacheUnauthorizedTtlMs = DELEGATED_TTL_MS;
+  } else if (given.has('authorization-always-allow-paths')) {
+    throw new ConfigError(
+      '--authorization-always-allow-paths needs --authorization-kubeconfig (a server that authorizes itself allows paths by its own policy)',
+    );
+  }
+  if (config.authenticationKubeconfig !== undefined) {
+    const webhook = TOKEN_WEBHOOK_FLAGS.filter((f) => given.has(f));
+    if (webhook.length > 0)
+      throw new ConfigError(
+        `--authentication-kubeconfig can not be specified when ${named(webhook)} flags are set (the host reviews the tokens)`,
+      );
+    if (!given.has('authentication-token-webhook-cache-ttl'))
+      config.authenticationTokenWebhookCacheTtlMs = DELEGATED_TTL_MS;
+  } else {
+    const lookup = ['authentication-skip-lookup', 'authentication-tolerate-lookup-failure'].filter((f) =>
+      given.has(f),
+    );
+    if (lookup.length > 0) throw new ConfigError(`${named(lookup)} need --authentication-kubeconfig`);
+  }
 }

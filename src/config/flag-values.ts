@@ -81,3 +81,6 @@ export const serviceReference = (v: string, flag: string) => {
   if (servicePort === 0) throw new ConfigError(`${flag}: port must be between 1 and 65535`);
   return { namespace: m[1], name: m[3], port: servicePort };
 };
+
+/** a list of paths: as a string slice, but an empty value is an empty list (kube: `--authorization-always-allow-paths=`) */
+export const pathList = (v: string, flag: string) => (v === '' ? [] : commaList(v, flag));

@@ -2,6 +2,7 @@
  * What the server presents and whom it trusts, set up once at start from the flags and the data dir: the
  * data dir's CA (made if missing), the serving certificate, the client and proxy CAs.
  */
+import type { HostTrust } from '../../modules/authentication/index.js';
 import type { Config } from '../config/config.js';
 import { readFile } from 'node:fs/promises';
 import type { KeyPair } from '../pki/certificates.js';
@@ -57,4 +58,14 @@ async function readFlagFile(flag: string, file: string): Promise<string> {
       `${flag}: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
     );
   }
+}
+
+/**
+ * The CAs named in the TLS handshake as acceptable client certificate issuers: a Go client whose certificate
+ * is not issued by one of them sends none. A delegating server names its host's CAs where it reads them.
+ */
+export function acceptableClientCas(trust: ClientTrust, host: HostTrust): string[] {
+  const clientCa = host.readsClientCa ? host.clientCa() : trust.clientCa;
+  const proxyCa = host.readsRequestHeader ? host.requestHeader()?.ca : trust.requestHeader?.ca;
+  return [clientCa, proxyCa].flatMap((pool) => (pool ? [pool.pem] : []));
 }

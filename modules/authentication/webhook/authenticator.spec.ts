@@ -164,6 +164,18 @@ describe('WebhookTokenAuthenticator against a webhook on 127.0.0.1', () => {
     assert.equal((await a.authenticate(request('named')))?.audiences, undefined);
   });
 
+  it('sendAudiences false (a delegating server’s host): no audiences sent, none checked', async () => {
+    script.t = { status: { authenticated: true, user: { username: 'w' }, audiences: ['host'] } };
+    const a = new WebhookTokenAuthenticator(
+      new TokenReviewClient({ url, insecureSkipTlsVerify: false }, 'v1', 5000),
+      { cacheTtlMs: 60_000, apiAudiences: ['api'], sendAudiences: false },
+    );
+    const user = await a.authenticate(request('t', ['api']));
+    assert.equal(user?.name, 'w');
+    assert.equal(user?.audiences, undefined);
+    assert.equal(calls[0].review.spec.audiences, undefined);
+  });
+
   it('errors are refusals, logged without the token, never cached', async () => {
     const log: string[] = [];
     script['secret-1'] = { code: 403 };

@@ -26,6 +26,11 @@ export interface WebhookAuthenticatorOptions {
   apiAudiences?: readonly string[];
   /** a line for the server's log when the webhook could not be asked (never holds the token) */
   log?: (message: string) => void;
+  /**
+   * false: no audiences are sent and none are checked; the webhook judges the token for its own (a delegating
+   * server's host, as kube's aggregated servers, which have no API audiences, ask it)
+   */
+  sendAudiences?: boolean;
 }
 
 export class WebhookTokenAuthenticator implements Authenticator {
@@ -39,7 +44,7 @@ export class WebhookTokenAuthenticator implements Authenticator {
   async authenticate(request: AuthenticationRequest): Promise<Authenticated | undefined> {
     const token = bearerToken(request);
     if (token === undefined) return undefined;
-    const audiences = request.audiences;
+    const audiences = this.options.sendAudiences === false ? undefined : request.audiences;
     const answer = await this.cache.get(
       this.cache.key(token, audiences),
       () => this.ask(token, audiences),

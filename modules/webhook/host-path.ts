@@ -1,0 +1,13 @@
+/**
+ * A kubeconfig of a whole API server (the host of a delegating server: --authentication-kubeconfig,
+ * --authorization-kubeconfig, --kubeconfig) names its base URL; its reviews are POSTed to API paths under it.
+ */
+import type { WebhookConnection } from './kubeconfig.js';
+
+/** The same connection aimed at `path` under the server's URL (after its own path, as client-go appends). */
+export function atHostPath(connection: WebhookConnection, path: string): WebhookConnection {
+  const url = new URL(connection.url.href);
+  url.pathname = url.pathname.replace(/\/+$/, '') + path;
+  url.search = '';
+  return { ...connection, url };
+}
