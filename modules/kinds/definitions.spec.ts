@@ -29,6 +29,7 @@ const kubeFacts: {
   allowCreateOnUpdate: boolean;
   nameRule: ResourceDefinition['nameRule'];
   columns: string[];
+  categories?: string[];
 }[] = [
   {
     resource: 'namespaces',
@@ -100,6 +101,43 @@ const kubeFacts: {
       'Count',
       'Name',
     ],
+  },
+  {
+    resource: 'services',
+    group: '',
+    kind: 'Service',
+    scope: 'Namespaced',
+    shortNames: ['svc'],
+    verbs: all,
+    subresources: ['status'],
+    allowCreateOnUpdate: true,
+    nameRule: 'dns1035Label',
+    columns: ['Name', 'Type', 'Cluster-IP', 'External-IP', 'Port(s)', 'Age', 'Selector'],
+    categories: ['all'],
+  },
+  {
+    resource: 'endpoints',
+    group: '',
+    kind: 'Endpoints',
+    scope: 'Namespaced',
+    shortNames: ['ep'],
+    verbs: all,
+    subresources: [],
+    allowCreateOnUpdate: true,
+    nameRule: 'dns1123Subdomain',
+    columns: ['Name', 'Endpoints', 'Age'],
+  },
+  {
+    resource: 'endpointslices',
+    group: 'discovery.k8s.io',
+    kind: 'EndpointSlice',
+    scope: 'Namespaced',
+    shortNames: [],
+    verbs: all,
+    subresources: [],
+    allowCreateOnUpdate: false,
+    nameRule: 'dns1123Subdomain',
+    columns: ['Name', 'AddressType', 'Ports', 'Endpoints', 'Age'],
   },
   {
     resource: 'leases',
@@ -246,7 +284,7 @@ describe('built-in definitions match kube', () => {
       assert.equal(def.kind, facts.kind);
       assert.equal(def.scope, facts.scope);
       assert.deepEqual(def.shortNames ?? [], facts.shortNames);
-      assert.deepEqual(def.categories ?? [], []);
+      assert.deepEqual(def.categories ?? [], facts.categories ?? []);
       assert.deepEqual(def.verbs, facts.verbs);
       assert.deepEqual(def.subresources ?? [], facts.subresources);
       assert.equal(def.allowCreateOnUpdate ?? false, facts.allowCreateOnUpdate);
