@@ -96,16 +96,20 @@ describe('Endpoints validation', () => {
 });
 
 describe('Endpoints canonical form', () => {
-  it('merges subsets with the same addresses and sorts addresses; ready wins', () => {
+  it('ports served by the same addresses share a subset; addresses sorted by IP', () => {
     const obj = ep([
       {
         addresses: [{ ip: '10.0.0.2' }, { ip: '10.0.0.1' }],
         ports: [{ port: 80, protocol: 'TCP', name: 'a' }],
       },
       {
+        addresses: [{ ip: '10.0.0.1' }, { ip: '10.0.0.2' }],
+        ports: [{ port: 81, protocol: 'TCP', name: 'b' }],
+      },
+      {
         addresses: [{ ip: '10.0.0.1' }],
         notReadyAddresses: [{ ip: '10.0.0.2' }],
-        ports: [{ port: 81, protocol: 'TCP', name: 'b' }],
+        ports: [{ port: 82, protocol: 'TCP', name: 'c' }],
       },
     ]);
     endpointsStrategy.canonicalize!(obj, ctx);
@@ -117,7 +121,21 @@ describe('Endpoints canonical form', () => {
           { port: 81, protocol: 'TCP', name: 'b' },
         ],
       },
+      {
+        addresses: [{ ip: '10.0.0.1' }],
+        notReadyAddresses: [{ ip: '10.0.0.2' }],
+        ports: [{ port: 82, protocol: 'TCP', name: 'c' }],
+      },
     ]);
+  });
+  it('an address both ready and not ready for a port is ready', () => {
+    const port = [{ port: 80, protocol: 'TCP' }];
+    const obj = ep([
+      { notReadyAddresses: [{ ip: '10.0.0.1' }], ports: port },
+      { addresses: [{ ip: '10.0.0.1' }], ports: port },
+    ]);
+    endpointsStrategy.canonicalize!(obj, ctx);
+    assert.deepEqual(obj.subsets, [{ addresses: [{ ip: '10.0.0.1' }], ports: port }]);
   });
   it('keeps addresses without ports', () => {
     const obj = ep([{ addresses: [{ ip: '10.0.0.1' }] }]);

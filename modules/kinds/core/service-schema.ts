@@ -9,7 +9,6 @@ import {
   kindSchema,
   pointer,
   str,
-  stringMap,
 } from '../../api/index.js';
 
 const coreV1 = 'io.k8s.api.core.v1';
@@ -25,7 +24,8 @@ const servicePortSchema: Schema = {
     name: str(1, 'Name of the port; a DNS label, required and unique when the service has several ports.'),
     nodePort: int32(5, 'Port on every node for NodePort and LoadBalancer services.'),
     port: int32(3, 'Port the service exposes.'),
-    protocol: str(2, 'IP protocol of the port: TCP (the default), UDP or SCTP.'),
+    // the default lets server-side apply key a port that omits its protocol, as kube's OpenAPI does
+    protocol: { ...str(2, 'IP protocol of the port: TCP (the default), UDP or SCTP.'), default: 'TCP' },
     targetPort: field(4, intOrStringSchema),
   },
   required: ['port'],
