@@ -236,6 +236,19 @@ describe('Services, Endpoints and EndpointSlices', () => {
     assert.match(retyped.json.message, /addressType: Invalid value: "IPv6": field is immutable/);
   });
 
+  it('kubectl expose, describe and get all work with services', async () => {
+    await k(['expose', 'service', 'web', '--name=web2', '--port=81', '--target-port=8080']);
+    const web2 = JSON.parse(await k(['get', 'svc', 'web2', '-o', 'json']));
+    assert.deepEqual(web2.spec.selector, { app: 'web' });
+    assert.deepEqual(web2.spec.ports, [{ port: 81, protocol: 'TCP', targetPort: 8080 }]);
+    const described = await k(['describe', 'service', 'web']);
+    assert.match(described, /^Name:\s+web$/m);
+    assert.match(described, /^Endpoints:\s+10\.1\.0\.1:8080/m);
+    const all = await k(['get', 'all']);
+    // services are the only kind of the "all" category served here, so kubectl prints no kind prefix
+    assert.match(all, /^web\s+ClusterIP/m);
+  });
+
   it('Protobuf: a service reads back with its own schema', async () => {
     const r = await rawRequest(s, 'GET', `${svcBase}/applied`, {
       accept: 'application/vnd.kubernetes.protobuf',
