@@ -39,6 +39,9 @@ export function goStrings(v: unknown): string {
   return `[]string{${v.map((s) => JSON.stringify(strAt(s))).join(', ')}}`;
 }
 
+/** Go's %#v of an ipFamilies value. */
+const goFamilies = (v: string[]): string => `[]core.IPFamily{${v.map((s) => JSON.stringify(s)).join(', ')}}`;
+
 /** Go's %#v of the ServicePort key kube reports a duplicate port with. */
 function goServicePortKey(protocol: string, port: number): string {
   return (
@@ -452,16 +455,28 @@ function validateIPFamiliesChange(old: Obj, svc: Obj): FieldError[] {
   const before = listAt(specOf(old).ipFamilies).map(strAt);
   const after = listAt(specOf(svc).ipFamilies).map(strAt);
   const path = 'spec.ipFamilies[0]';
+  // kube reports a changed primary family of a grown or shrunk list with the clusterIPs as the value
+  const clusterIPs = specOf(svc).clusterIPs;
   const errs: FieldError[] = [];
   if (before.length === after.length) {
     before.forEach((f, i) => {
-      if (f !== after[i]) errs.push(fieldError.invalid(path, after, 'may not change once set'));
+      if (f !== after[i])
+        errs.push({
+          ...fieldError.invalid(path, after, 'may not change once set'),
+          valueText: goFamilies(after),
+        });
     });
   } else if (before.length > after.length) {
     if (listAt(specOf(svc).clusterIPs).length === 0)
-      errs.push(fieldError.invalid(path, after, 'primary ipFamily can not be unset'));
+      errs.push({
+        ...fieldError.invalid(path, after, 'primary ipFamily can not be unset'),
+        valueText: goFamilies(after),
+      });
     if (after.length > 0 && after[0] !== before[0])
-      errs.push(fieldError.invalid(path, after, 'may not change once set'));
+      errs.push({
+        ...fieldError.invalid(path, clusterIPs, 'may not change once set'),
+        valueText: goStrings(clusterIPs),
+      });
     if (after.length === 1 && specOf(svc).ipFamilyPolicy !== 'SingleStack') {
       errs.push(
         fieldError.invalid(
@@ -472,7 +487,10 @@ function validateIPFamiliesChange(old: Obj, svc: Obj): FieldError[] {
       );
     }
   } else if (before.length > 0 && after.length > 0 && after[0] !== before[0]) {
-    errs.push(fieldError.invalid(path, after, 'may not change once set'));
+    errs.push({
+      ...fieldError.invalid(path, clusterIPs, 'may not change once set'),
+      valueText: goStrings(clusterIPs),
+    });
   }
   return errs;
 }

@@ -312,6 +312,24 @@ describe('Service validation (update)', () => {
       'spec.clusterIPs[0]: Invalid value: []string{"10.0.0.2"}: may not change once set',
     ]);
   });
+  it('ipFamilies are immutable once set', () => {
+    assert.deepEqual(
+      updateErrors(
+        { ...web, clusterIP: '10.0.0.1' },
+        { ...web, clusterIP: '10.0.0.1', ipFamilies: ['IPv6'] },
+      ),
+      [
+        'spec.clusterIPs[0]: Invalid value: "10.0.0.1": expected an IPv6 value as indicated by `ipFamilies[0]`',
+        'spec.ipFamilies[0]: Invalid value: []core.IPFamily{"IPv6"}: may not change once set',
+      ],
+    );
+  });
+  it('field selectors: spec.clusterIP and spec.type', () => {
+    assert.deepEqual(serviceStrategy.selectableFields!(created({ ...web, clusterIP: 'None' })), {
+      'spec.clusterIP': 'None',
+      'spec.type': 'ClusterIP',
+    });
+  });
   it('a service without clusterIP may get one later (no allocator ran)', () => {
     assert.deepEqual(updateErrors(web, { ...web, clusterIP: '10.0.0.2' }), []);
   });

@@ -28,6 +28,14 @@ export const serviceStrategy: Strategy = {
   },
   validate: (obj) => [...finalizers(obj), ...validateService(obj)],
   validateUpdate: (obj, old) => validateServiceUpdate(obj, old),
+  // kube lets services be selected by their address and type
+  selectableFields(obj) {
+    const spec = isPlainObject(obj.spec) ? obj.spec : {};
+    return {
+      'spec.clusterIP': typeof spec.clusterIP === 'string' ? spec.clusterIP : '',
+      'spec.type': typeof spec.type === 'string' ? spec.type : '',
+    };
+  },
 };
 
 /** services/status: only status changes (the load balancer's ingress points, conditions). */
