@@ -160,7 +160,7 @@ describe('Endpoints column', () => {
     assert.equal(formatEndpoints(ep(many)), '10.0.0.1:80,10.0.0.2:80,10.0.0.3:80 + 5 more...');
     assert.equal(
       formatEndpoints(ep([{ notReadyAddresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }] }])),
-      '<none>',
+      '',
     );
     assert.deepEqual(
       (endpointsDefinition.printerColumns ?? []).map((c) => c.name),

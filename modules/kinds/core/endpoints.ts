@@ -143,7 +143,7 @@ export const endpointsStrategy: Strategy = {
   },
 };
 
-/** kubectl's ENDPOINTS cell: up to three "ip:port" (or bare ip) entries, then "+ N more...". */
+/** kubectl's ENDPOINTS cell: up to three ready "ip:port" (or bare ip) entries, then "+ N more..."; "<none>" without subsets. */
 export function formatEndpoints(obj: KubeObject): string {
   const subsets = listAt(obj.subsets).map(objAt);
   if (subsets.length === 0) return '<none>';
@@ -169,8 +169,8 @@ export function formatEndpoints(obj: KubeObject): string {
     }
   }
   const text = list.join(',');
-  if (more) return `${text} + ${count - max} more...`;
-  return text || '<none>';
+  // kube leaves the cell empty when every address is not ready
+  return more ? `${text} + ${count - max} more...` : text;
 }
 
 export const endpointsDefinition: ResourceDefinition = {

@@ -58,8 +58,11 @@ export function defaultService(obj: KubeObject): void {
 const needsClusterIP = (svc: KubeObject): boolean => spec(svc).type !== 'ExternalName';
 const needsNodePort = (svc: KubeObject): boolean =>
   ['NodePort', 'LoadBalancer'].includes(String(spec(svc).type));
+/** Go's zero values: an absent list is an empty one, an absent string or number its zero */
+const zeroed = (v: unknown): unknown =>
+  v === undefined || v === null ? null : Array.isArray(v) && v.length === 0 ? null : v;
 const same = (a: KubeObject, b: KubeObject, field: string): boolean =>
-  deepEqual(spec(a)[field] ?? null, spec(b)[field] ?? null);
+  deepEqual(zeroed(spec(a)[field]), zeroed(spec(b)[field]));
 
 /** On create: clusterIPs follows a clusterIP given alone; families follow a given clusterIP. */
 export function fillCreatedService(obj: KubeObject): void {
@@ -150,16 +153,20 @@ function normalizeClusterIPsOnUpdate(obj: KubeObject, old: KubeObject): void {
 function dropTypeDependentFields(obj: KubeObject, old: KubeObject): void {
   const s = specRecord(obj);
   if (needsClusterIP(old) && !needsClusterIP(obj)) {
-    if (same(obj, old, 'clusterIPs')) {
+    if (same(obj, old, 'clusterIP') && same(obj, old, 'clusterIPs')) {
       delete s.clusterIP;
       delete s.clusterIPs;
     }
     if (same(obj, old, 'ipFamilies')) delete s.ipFamilies;
     if (same(obj, old, 'ipFamilyPolicy')) delete s.ipFamilyPolicy;
   }
-  const nodePorts = (svc: KubeObject) =>
-    listAt(spec(svc).ports).map((p) => (isPlainObject(p) ? (p.nodePort ?? 0) : 0));
-  if (needsNodePort(old) && !needsNodePort(obj) && deepEqual(nodePorts(old), nodePorts(obj))) {
+  // the client may add, drop or edit ports, but no node port the old object did not have
+  const nodePorts = (svc: KubeObject): number[] =>
+    listAt(spec(svc).ports)
+      .map((p) => (isPlainObject(p) ? Number(p.nodePort ?? 0) : 0))
+      .filter((n) => n !== 0);
+  const oldNodePorts = new Set(nodePorts(old));
+  if (needsNodePort(old) && !needsNodePort(obj) && nodePorts(obj).every((n) => oldNodePorts.has(n))) {
     for (const p of listAt(s.ports)) if (isPlainObject(p)) delete p.nodePort;
   }
   if (needsHealthCheck(old) && !needsHealthCheck(obj) && same(obj, old, 'healthCheckNodePort'))
