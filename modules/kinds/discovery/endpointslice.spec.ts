@@ -100,6 +100,24 @@ describe('EndpointSlice validation', () => {
         'ports[1].protocol: Unsupported value: "ICMP": supported values: "SCTP", "TCP", "UDP"',
       ],
     },
+    {
+      name: 'zone hints: at most 8, unique, label values',
+      body: {
+        addressType: 'IPv4',
+        endpoints: [
+          { addresses: ['10.1.0.1'], hints: { forZones: [{ name: 'a' }, { name: 'a' }, { name: 'b c' }] } },
+          {
+            addresses: ['10.1.0.2'],
+            hints: { forZones: Array.from({ length: 9 }, (_, i) => ({ name: `z${i}` })) },
+          },
+        ],
+      },
+      want: [
+        'endpoints[0].hints.forZones[1].name: Duplicate value: "a"',
+        "endpoints[0].hints.forZones[2].name: Invalid value: \"b c\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+        'endpoints[1].hints.forZones: Too many: 9: must have at most 8 items',
+      ],
+    },
   ];
   for (const { name, body, want } of cases) it(name, () => assert.deepEqual(errors(body), want));
 

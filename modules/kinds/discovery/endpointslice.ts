@@ -22,6 +22,7 @@ import {
   isQualifiedName,
   isValidIPv4Address,
   isValidIPv6Address,
+  isValidLabelValue,
   validateLabels,
   validateNonSpecialIP,
 } from '../../validation/index.js';
@@ -34,6 +35,7 @@ export const maxEndpoints = 1000;
 export const maxPorts = 100;
 export const maxAddresses = 100;
 const maxTopologyLabels = 16;
+const maxZoneHints = 8;
 
 const endpointSchema: Schema = {
   type: 'object',
@@ -148,6 +150,10 @@ function validateSliceEndpoints(type: string, endpoints: unknown[]): FieldError[
     else if (addresses.length > maxAddresses)
       errs.push(fieldError.tooMany(`${at}.addresses`, addresses.length, maxAddresses));
     addresses.forEach((a, j) => errs.push(...validateAddress(type, strAt(a), `${at}.addresses[${j}]`)));
+    if (endpoint.nodeName != null) {
+      const node = strAt(endpoint.nodeName);
+      for (const msg of isDNS1123Subdomain(node)) errs.push(fieldError.invalid(`${at}.nodeName`, node, msg));
+    }
     const topology = objAt(endpoint.deprecatedTopology);
     if (Object.keys(topology).length > maxTopologyLabels)
       errs.push(
@@ -159,10 +165,23 @@ function validateSliceEndpoints(type: string, endpoints: unknown[]): FieldError[
       for (const msg of isDNS1123Label(hostname))
         errs.push(fieldError.invalid(`${at}.hostname`, hostname, msg));
     }
-    if (endpoint.nodeName != null) {
-      const node = strAt(endpoint.nodeName);
-      for (const msg of isDNS1123Subdomain(node)) errs.push(fieldError.invalid(`${at}.nodeName`, node, msg));
-    }
+    if (endpoint.hints != null) errs.push(...validateHints(objAt(endpoint.hints), `${at}.hints`));
+  });
+  return errs;
+}
+
+function validateHints(hints: Obj, path: string): FieldError[] {
+  const zones = listAt(hints.forZones);
+  const at = `${path}.forZones`;
+  if (zones.length > maxZoneHints) return [fieldError.tooMany(at, zones.length, maxZoneHints)];
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  zones.forEach((zone, i) => {
+    const name = strAt(objAt(zone).name);
+    const zonePath = `${at}[${i}].name`;
+    if (seen.has(name)) errs.push(fieldError.duplicate(zonePath, name));
+    else seen.add(name);
+    for (const msg of isValidLabelValue(name)) errs.push(fieldError.invalid(zonePath, name, msg));
   });
   return errs;
 }
