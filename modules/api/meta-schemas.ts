@@ -235,3 +235,28 @@ export const labelSelectorSchema: Schema = {
   'x-kubernetes-map-type': 'atomic',
   'x-pgkube-ref': 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector',
 };
+
+/** A port or other value given as a number or a name (intstr.IntOrString); one wire message of its own. */
+export const intOrStringSchema: Schema = {
+  type: 'string',
+  format: 'int-or-string',
+  description: 'A value that is either an integer or a string.',
+  'x-kubernetes-int-or-string': true,
+  'x-pgkube-ref': 'io.k8s.apimachinery.pkg.util.intstr.IntOrString',
+};
+
+/** metav1.Condition: the standard shape of status conditions (kinds' status.conditions). */
+export const conditionSchema: Schema = {
+  type: 'object',
+  description: 'One aspect of the current state of an object.',
+  properties: {
+    lastTransitionTime: field(4, timeSchema),
+    message: str(6, 'Human-readable details about the transition; may be empty.'),
+    observedGeneration: int64(3, 'The metadata.generation the condition was set for.'),
+    reason: str(5, 'Programmatic CamelCase identifier of why the condition last changed.'),
+    status: str(2, 'Status of the condition: True, False or Unknown.'),
+    type: str(1, 'Type of the condition, in CamelCase or as foo.example.com/CamelCase.'),
+  },
+  required: ['type', 'status', 'lastTransitionTime', 'reason', 'message'],
+  'x-pgkube-ref': 'io.k8s.apimachinery.pkg.apis.meta.v1.Condition',
+};

@@ -11,10 +11,13 @@ import {
 import { apiServiceDefinition } from './apiregistration/apiservice.js';
 import { leaseDefinition } from './coordination/lease.js';
 import { configMapDefinition } from './core/configmap.js';
+import { endpointsDefinition } from './core/endpoints.js';
 import { eventDefinition } from './core/event.js';
 import { namespaceDefinition } from './core/namespace.js';
 import { secretDefinition } from './core/secret.js';
+import { serviceDefinition } from './core/service.js';
 import { serviceAccountDefinition } from './core/serviceaccount.js';
+import { endpointSliceDefinition } from './discovery/endpointslice.js';
 import { clusterRoleBindingDefinition, roleBindingDefinition } from './rbac/bindings.js';
 import { clusterRoleDefinition, roleDefinition } from './rbac/roles.js';
 
@@ -24,7 +27,10 @@ export const builtinDefinitions: ResourceDefinition[] = [
   secretDefinition,
   serviceAccountDefinition,
   eventDefinition,
+  serviceDefinition,
+  endpointsDefinition,
   leaseDefinition,
+  endpointSliceDefinition,
   roleDefinition,
   clusterRoleDefinition,
   roleBindingDefinition,

@@ -14,6 +14,29 @@ export { eventDefinition } from './core/event.js';
 export { namespaceDefinition } from './core/namespace.js';
 export { secretDefinition } from './core/secret.js';
 export { serviceAccountDefinition } from './core/serviceaccount.js';
+export { serviceDefinition } from './core/service.js';
+export { endpointsDefinition } from './core/endpoints.js';
+export { endpointSliceDefinition } from './discovery/endpointslice.js';
+export type {
+  Service,
+  ServiceSpec,
+  ServicePort,
+  ServiceType,
+  PortProtocol,
+  LoadBalancerIngress,
+  Endpoints,
+  EndpointSubset,
+  EndpointAddress,
+  EndpointPort,
+  ObjectReference,
+} from './core/service-types.js';
+export {
+  labelServiceName,
+  type EndpointSlice,
+  type EndpointSliceEndpoint,
+  type EndpointSlicePort,
+  type AddressType,
+} from './discovery/endpointslice-types.js';
 export { ageColumn, nameColumn, humanDuration, timestampSince } from './columns.js';
 export { virtualKind, type VirtualKind } from './virtual.js';
 export { tokenRequestSchema } from './authentication/token-request.js';

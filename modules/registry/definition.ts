@@ -148,7 +148,7 @@ export interface ResourceDefinition {
    */
   subresourceSchemas?: Record<string, Schema>;
   /** name rule for metadata.name */
-  nameRule: 'dns1123Subdomain' | 'dns1123Label' | 'pathSegment';
+  nameRule: 'dns1123Subdomain' | 'dns1123Label' | 'dns1035Label' | 'pathSegment';
   /** true when the kind tracks metadata.generation (bumped on changes outside metadata/status) */
   tracksGeneration?: boolean;
   /** true when PUT on a missing object creates it (kube: AllowCreateOnUpdate) */

@@ -22,3 +22,18 @@ export {
   validateObjectMetaUpdate,
 } from './metadata.js';
 export { goUnmarshalObjectError } from './go-json.js';
+export {
+  parseIPSloppy,
+  isIPv4Bytes,
+  isIPv6String,
+  isValidIP,
+  isValidIPv4Address,
+  isValidIPv6Address,
+  isValidCIDR,
+  validateNonSpecialIP,
+  isValidPortNum,
+  isValidPortName,
+  validatePortNumOrName,
+  isFullyQualifiedDomainName,
+} from './network.js';
+export { validateLabels } from './metadata.js';

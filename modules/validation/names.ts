@@ -141,7 +141,7 @@ export function isValidLabelValue(value: string): string[] {
 /** kube's ValidateNameFunc: `prefix` is true when validating metadata.generateName. */
 export type ValidateNameFunc = (name: string, prefix: boolean) => string[];
 
-export type NameRule = 'dns1123Subdomain' | 'dns1123Label' | 'pathSegment';
+export type NameRule = 'dns1123Subdomain' | 'dns1123Label' | 'dns1035Label' | 'pathSegment';
 
 /**
  * A generateName may end in '-' (the random suffix follows it). kube masks that by replacing the last two
@@ -158,6 +158,10 @@ export const nameIsDNSSubdomain: ValidateNameFunc = (name, prefix) =>
 export const nameIsDNSLabel: ValidateNameFunc = (name, prefix) =>
   isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 
+/** Service names: a DNS-1035 label (they become DNS names and environment variable prefixes). */
+export const nameIsDNS1035Label: ValidateNameFunc = (name, prefix) =>
+  isDNS1035Label(prefix ? maskTrailingDash(name) : name);
+
 export const nameIsPathSegment: ValidateNameFunc = (name, prefix) =>
   prefix ? isValidPathSegmentPrefix(name) : isValidPathSegmentName(name);
 
@@ -167,6 +171,8 @@ export function nameValidator(rule: NameRule): ValidateNameFunc {
       return nameIsDNSSubdomain;
     case 'dns1123Label':
       return nameIsDNSLabel;
+    case 'dns1035Label':
+      return nameIsDNS1035Label;
     case 'pathSegment':
       return nameIsPathSegment;
   }

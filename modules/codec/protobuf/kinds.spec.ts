@@ -24,6 +24,9 @@ import {
   selfSubjectReviewDefinition,
   selfSubjectRulesReviewDefinition,
   serviceAccountDefinition,
+  serviceDefinition,
+  endpointsDefinition,
+  endpointSliceDefinition,
   subjectAccessReviewDefinition,
   tokenReviewDefinition,
 } from '../../kinds/index.js';
@@ -469,6 +472,178 @@ const vectors: Vector[] = [
         pb.msg(3, pb.str(1, 'rbac.authorization.k8s.io'), pb.str(2, 'ClusterRole'), pb.str(3, 'view')),
     };
   }),
+  {
+    def: serviceDefinition,
+    json: {
+      metadata: metadataJson('ns'),
+      spec: {
+        ports: [
+          {
+            name: 'https',
+            protocol: 'TCP',
+            appProtocol: 'https',
+            port: 443,
+            targetPort: 'web',
+            nodePort: 30443,
+          },
+        ],
+        selector: { app: 'web' },
+        clusterIP: '10.0.0.1',
+        clusterIPs: ['10.0.0.1', 'fd00::1'],
+        type: 'LoadBalancer',
+        externalIPs: ['192.0.2.1'],
+        sessionAffinity: 'ClientIP',
+        loadBalancerIP: '192.0.2.9',
+        loadBalancerSourceRanges: ['10.0.0.0/8'],
+        externalName: 'x.example.com',
+        externalTrafficPolicy: 'Local',
+        healthCheckNodePort: 30000,
+        publishNotReadyAddresses: true,
+        sessionAffinityConfig: { clientIP: { timeoutSeconds: 600 } },
+        ipFamilies: ['IPv4', 'IPv6'],
+        ipFamilyPolicy: 'RequireDualStack',
+        allocateLoadBalancerNodePorts: false,
+        loadBalancerClass: 'example.com/lb',
+        internalTrafficPolicy: 'Local',
+        trafficDistribution: 'PreferClose',
+      },
+      status: {
+        loadBalancer: {
+          ingress: [
+            {
+              ip: '192.0.2.10',
+              hostname: 'lb.example.com',
+              ipMode: 'VIP',
+              ports: [{ port: 443, protocol: 'TCP', error: 'Pending' }],
+            },
+          ],
+        },
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            observedGeneration: 3,
+            lastTransitionTime: '2024-01-01T00:00:10Z',
+            reason: 'Done',
+            message: 'ok',
+          },
+        ],
+      },
+    },
+    raw:
+      metadataRaw('ns') +
+      pb.msg(
+        2,
+        pb.msg(
+          1,
+          pb.str(1, 'https'),
+          pb.str(2, 'TCP'),
+          pb.int(3, 443),
+          pb.msg(4, pb.int(1, 1), pb.int(2, 0), pb.str(3, 'web')),
+          pb.int(5, 30443),
+          pb.str(6, 'https'),
+        ),
+        entry(2, 'app', 'web'),
+        pb.str(3, '10.0.0.1'),
+        pb.str(4, 'LoadBalancer'),
+        pb.str(5, '192.0.2.1'),
+        pb.str(7, 'ClientIP'),
+        pb.str(8, '192.0.2.9'),
+        pb.str(9, '10.0.0.0/8'),
+        pb.str(10, 'x.example.com'),
+        pb.str(11, 'Local'),
+        pb.int(12, 30000),
+        pb.int(13, 1),
+        pb.msg(14, pb.msg(1, pb.int(1, 600))),
+        pb.str(17, 'RequireDualStack'),
+        pb.str(18, '10.0.0.1'),
+        pb.str(18, 'fd00::1'),
+        pb.str(19, 'IPv4'),
+        pb.str(19, 'IPv6'),
+        pb.int(20, 0),
+        pb.str(21, 'example.com/lb'),
+        pb.str(22, 'Local'),
+        pb.str(23, 'PreferClose'),
+      ) +
+      pb.msg(
+        3,
+        pb.msg(
+          1,
+          pb.msg(
+            1,
+            pb.str(1, '192.0.2.10'),
+            pb.str(2, 'lb.example.com'),
+            pb.str(3, 'VIP'),
+            pb.msg(4, pb.int(1, 443), pb.str(2, 'TCP'), pb.str(3, 'Pending')),
+          ),
+        ),
+        pb.msg(
+          2,
+          pb.str(1, 'Ready'),
+          pb.str(2, 'True'),
+          pb.int(3, 3),
+          time(4, jan2024 + 10),
+          pb.str(5, 'Done'),
+          pb.str(6, 'ok'),
+        ),
+      ),
+  },
+  {
+    def: endpointsDefinition,
+    json: {
+      metadata: metadataJson('ns'),
+      subsets: [
+        {
+          addresses: [{ ip: '10.1.0.1', hostname: 'a', nodeName: 'node-1', targetRef: reference('p').json }],
+          notReadyAddresses: [{ ip: '10.1.0.2' }],
+          ports: [{ name: 'http', port: 8080, protocol: 'TCP', appProtocol: 'http' }],
+        },
+      ],
+    },
+    raw:
+      metadataRaw('ns') +
+      pb.msg(
+        2,
+        pb.msg(1, pb.str(1, '10.1.0.1'), reference('p').raw(2), pb.str(3, 'a'), pb.str(4, 'node-1')),
+        pb.msg(2, pb.str(1, '10.1.0.2'), pb.str(3, '')),
+        pb.msg(3, pb.str(1, 'http'), pb.int(2, 8080), pb.str(3, 'TCP'), pb.str(4, 'http')),
+      ),
+  },
+  {
+    def: endpointSliceDefinition,
+    json: {
+      metadata: metadataJson('ns'),
+      addressType: 'IPv4',
+      endpoints: [
+        {
+          addresses: ['10.1.0.1'],
+          conditions: { ready: true, serving: true, terminating: false },
+          hostname: 'a',
+          targetRef: reference('p').json,
+          deprecatedTopology: { 'kubernetes.io/hostname': 'node-1' },
+          nodeName: 'node-1',
+          zone: 'z1',
+          hints: { forZones: [{ name: 'z1' }] },
+        },
+      ],
+      ports: [{ name: 'http', protocol: 'TCP', port: 8080, appProtocol: 'http' }],
+    },
+    raw:
+      metadataRaw('ns') +
+      pb.msg(
+        2,
+        pb.str(1, '10.1.0.1'),
+        pb.msg(2, pb.int(1, 1), pb.int(2, 1), pb.int(3, 0)),
+        pb.str(3, 'a'),
+        reference('p').raw(4),
+        entry(5, 'kubernetes.io/hostname', 'node-1'),
+        pb.str(6, 'node-1'),
+        pb.str(7, 'z1'),
+        pb.msg(8, pb.msg(1, pb.str(1, 'z1'))),
+      ) +
+      pb.msg(3, pb.str(1, 'http'), pb.str(2, 'TCP'), pb.int(3, 8080), pb.str(4, 'http')) +
+      pb.str(4, 'IPv4'),
+  },
   {
     def: tokenReviewDefinition,
     json: {
