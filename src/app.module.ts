@@ -7,7 +7,8 @@ import type {
   ServiceAccountKeys,
 } from '../modules/authentication/index.js';
 import { AdmissionModule, type NamespaceSource } from '../modules/admission/index.js';
-import { AggregationModule } from '../modules/aggregation/index.js';
+import { AggregationModule, type SelfRegistrationOptions } from '../modules/aggregation/index.js';
+import type { WebhookConnection } from '../modules/webhook/index.js';
 import { ApiextensionsModule, type ApiDefinition } from '../modules/apiextensions/index.js';
 import { AuthenticationModule, type LoadedAuthentication } from '../modules/authentication/index.js';
 import {
@@ -45,6 +46,8 @@ export interface ServerOptions {
   /** client certificates and the authenticating proxy (src/server/client-trust.ts) */
   clientCa?: CertificatePool;
   requestHeader?: RequestHeaderOptions;
+  /** --apiservice-kubeconfig: the host to keep this server's APIServices in, and what they say */
+  registration?: { host: WebhookConnection; options: SelfRegistrationOptions };
   /** what this server presents to the aggregated servers it proxies to */
   proxyClient?: { cert: string; key: string };
   /** the CRDs --api-definitions names, read at start */
@@ -97,7 +100,11 @@ export class AppModule {
           },
         }),
         AdmissionModule.forRoot({ namespaces: server.namespaces }),
-        AggregationModule.forRoot({ host: config.builtinApis, proxyClient: server.proxyClient }),
+        AggregationModule.forRoot({
+          host: config.builtinApis,
+          proxyClient: server.proxyClient,
+          registration: server.registration,
+        }),
         ControllersModule.forRoot({
           controllers: config.controllers,
           clusterEndpoint: server.clusterEndpoint,

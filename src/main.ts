@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Server as TlsServer } from 'node:tls';
 import {
   adminCredentials,
+  hostConnection,
   kubeconfig,
   loadAuthentication,
   loadServiceAccountKeys,
@@ -96,6 +97,17 @@ async function serve(config: Config): Promise<void> {
     clientCa: trust.clientCa,
     requestHeader: trust.requestHeader,
     proxyClient,
+    registration: config.apiserviceKubeconfig
+      ? {
+          host: await hostConnection(config.apiserviceKubeconfig, '--apiservice-kubeconfig'),
+          options: {
+            service: config.apiserviceService!,
+            caBundle: tls.ca,
+            groupPriorityMinimum: config.apiserviceGroupPriorityMinimum,
+            versionPriority: config.apiserviceVersionPriority,
+          },
+        }
+      : undefined,
     apiDefinitions,
     hostTrust,
     delegatedAuthorization: delegated.authorization,

@@ -115,8 +115,8 @@ describe('aggregation: A hosts B, which serves widgets.example.com', () => {
 
     const get = await kubectl(['get', 'widgets', 'w1', '-n', 'default'], { kubeconfig: alice });
     assert.equal(get.code, 0, get.stderr);
-    assert.match(get.stdout, /NAME\s+SIZE\s+AGE\nw1\s+2\s+/);
-    const apply = await kubectl(['apply', '--server-side', '-f', '-'], {
+    assert.match(get.stdout, /^NAME\s+SIZE\nw1\s+2\n$/);
+    const apply = await kubectl(['apply', '--server-side', '--force-conflicts', '-f', '-'], {
       kubeconfig: alice,
       input: JSON.stringify(widget('w1', 5)),
     });
@@ -169,6 +169,14 @@ describe('aggregation: A hosts B, which serves widgets.example.com', () => {
     );
     const direct = await a.request('GET', WIDGETS, { token: 'alice-token' });
     assert.equal(direct.status, 200, direct.text);
+    // carol is allowed only through her group: B's SubjectAccessReview carries the groups A forwarded
+    const carol = await a.request('GET', WIDGETS, { token: 'carol-token' });
+    assert.equal(carol.status, 200, carol.text);
+    const carolWrites = await a.request('POST', WIDGETS, {
+      token: 'carol-token',
+      body: widget('by-carol', 1),
+    });
+    assert.equal(carolWrites.status, 403, carolWrites.text);
   });
 
   it('B takes the identity A forwards under A’s front-proxy certificate, and refuses the same headers under another', async () => {

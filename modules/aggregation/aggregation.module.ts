@@ -5,7 +5,10 @@ import {
   type BeforeApplicationShutdown,
   type DynamicModule,
   type OnApplicationBootstrap,
+  type Provider,
 } from '@nestjs/common';
+import { WebhookTransport, type WebhookConnection } from '../webhook/index.js';
+import { SelfRegistration, type SelfRegistrationOptions } from './self-registration.js';
 import { REMOTE_APIS } from '../discovery/index.js';
 import { DELEGATES } from '../endpoints/index.js';
 import { UpstreamAgents } from '../proxy/index.js';
@@ -22,6 +25,22 @@ export interface AggregationOptions {
   host: boolean;
   /** what the host presents to backends (--proxy-client-cert-file, or the generated front-proxy client) */
   proxyClient?: ProxyClientCertificate;
+  /** an aggregated server's own APIServices in its host (--apiservice-kubeconfig, --apiservice-service) */
+  registration?: { host: WebhookConnection; options: SelfRegistrationOptions };
+}
+
+/** how long one request to the host may take, retries included */
+const HOST_TIMEOUT_MS = 10_000;
+
+/** Keeps this server's APIServices in its host from bootstrap to shutdown. */
+class RegistrationLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(@Inject(SelfRegistration) private readonly registration: SelfRegistration) {}
+  onApplicationBootstrap(): void {
+    this.registration.start();
+  }
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.registration.stop();
+  }
 }
 
 /** Starts the aggregation layer once the server is up (it waits for the watch cache); stops before storage goes. */
@@ -56,12 +75,30 @@ class AggregationLifecycle implements OnApplicationBootstrap, BeforeApplicationS
 @Module({})
 export class AggregationModule {
   static forRoot(options: AggregationOptions): DynamicModule {
-    if (!options.host) return { module: AggregationModule };
     const log = (name: string) => (m: string) => new Logger(name).warn(m);
+    const registration = options.registration;
+    const registering: Provider[] = registration
+      ? [
+          {
+            provide: SelfRegistration,
+            useFactory: (registry: Registry) =>
+              new SelfRegistration(
+                new WebhookTransport(registration.host, HOST_TIMEOUT_MS),
+                registry,
+                registration.options,
+                log('apiservice-registration'),
+              ),
+            inject: [Registry],
+          },
+          RegistrationLifecycle,
+        ]
+      : [];
+    if (!options.host) return { module: AggregationModule, providers: registering };
     return {
       module: AggregationModule,
       global: true,
       providers: [
+        ...registering,
         {
           provide: LocalApiServices,
           useFactory: (registry: Registry, generic: GenericStore, cache: WatchCache) =>

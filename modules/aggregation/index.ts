@@ -21,3 +21,4 @@ export {
   type APIServiceServiceReference,
   type APIServiceSpec,
 } from '../kinds/index.js';
+export { SelfRegistration, type SelfRegistrationOptions, REGISTERED_FOR_LABEL } from './self-registration.js';

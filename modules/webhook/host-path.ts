@@ -4,10 +4,11 @@
  */
 import type { WebhookConnection } from './kubeconfig.js';
 
-/** The same connection aimed at `path` under the server's URL (after its own path, as client-go appends). */
+/** The same connection aimed at `path` (and its query, if any) under the server's URL (after its own path, as client-go appends). */
 export function atHostPath(connection: WebhookConnection, path: string): WebhookConnection {
   const url = new URL(connection.url.href);
-  url.pathname = url.pathname.replace(/\/+$/, '') + path;
-  url.search = '';
+  const [pathname, query = ''] = path.split('?', 2);
+  url.pathname = url.pathname.replace(/\/+$/, '') + pathname;
+  url.search = query;
   return { ...connection, url };
 }

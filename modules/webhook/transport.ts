@@ -87,12 +87,23 @@ export class WebhookTransport {
     return this.send('GET', atHostPath(this.connection, path).url, undefined, read);
   }
 
+  /** Any request to `path` on the kubeconfig's server (a client of the host's API: apply, delete). */
+  async request<T>(
+    method: string,
+    path: string,
+    body: { text: string; contentType: string } | undefined,
+    read: (answer: string) => T,
+  ): Promise<T> {
+    return this.send(method, atHostPath(this.connection, path).url, body, read);
+  }
+
   private async send<T>(
     method: string,
     url: URL,
-    body: string | undefined,
+    sent: string | { text: string; contentType: string } | undefined,
     read: (answer: string) => T,
   ): Promise<T> {
+    const body = typeof sent === 'string' ? { text: sent, contentType: 'application/json' } : sent;
     const deadline = Date.now() + this.timeoutMs;
     let wait = BACKOFF.initialMs;
     for (let attempt = 1; ; attempt++) {
@@ -112,15 +123,20 @@ export class WebhookTransport {
     this.agent.destroy();
   }
 
-  private once(method: string, url: URL, body: string | undefined, deadline: number): Promise<string> {
+  private once(
+    method: string,
+    url: URL,
+    body: { text: string; contentType: string } | undefined,
+    deadline: number,
+  ): Promise<string> {
     const { token, basic } = this.connection;
     const headers: Record<string, string> = {
       accept: 'application/json, */*',
       'user-agent': USER_AGENT,
     };
     if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(body));
+      headers['content-type'] = body.contentType;
+      headers['content-length'] = String(Buffer.byteLength(body.text));
     }
     if (token) headers.authorization = `Bearer ${token}`;
     else if (basic)
@@ -164,7 +180,7 @@ export class WebhookTransport {
         });
       });
       req.on('error', fail);
-      req.end(body);
+      req.end(body?.text);
     });
   }
 }

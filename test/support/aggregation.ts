@@ -10,17 +10,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { testDatabase, type TestDatabase } from './database.js';
-import { grant, user } from './rbac.js';
+import { grant, group, user } from './rbac.js';
 import { startServer, type TestServer } from './server.js';
 
 export const APISERVICE = 'v1alpha1.widgets.example.com';
 export const WIDGETS = '/apis/widgets.example.com/v1alpha1/namespaces/default/widgets';
 
-/** A's users: B's own identity in A, alice (may do anything with widgets), bob (nothing) */
+/** A's users: B's own identity in A, alice (may do anything with widgets), bob (nothing), carol (by her group) */
 const TOKENS = [
   'registrar-token,system:pgkube-widgets,uid-widgets',
   'alice-token,alice,uid-alice,"widget-makers"',
   'bob-token,bob,uid-bob',
+  'carol-token,carol,uid-carol,"widget-makers"',
 ].join('\n');
 
 export async function hostTokenFile(dir: string): Promise<string> {
@@ -134,6 +135,12 @@ export async function startWidgetsBackend(a: TestServer, dir: string): Promise<W
     'widget-maker',
     [user('alice')],
     [{ verbs: ['*'], apiGroups: ['widgets.example.com'], resources: ['widgets'] }],
+  );
+  await grant(
+    a,
+    'widget-readers',
+    [group('widget-makers')],
+    [{ verbs: ['get', 'list'], apiGroups: ['widgets.example.com'], resources: ['widgets'] }],
   );
   const port = await freePort();
   const ns = await a.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'pgkube' } } });
