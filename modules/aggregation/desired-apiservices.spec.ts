@@ -28,6 +28,7 @@ describe('the local APIServices of the served group/versions', () => {
     assert.deepEqual(summary(builtinDefinitions), {
       'v1.': ['onstart', 18000, 1],
       'v1.coordination.k8s.io': ['onstart', 16500, 15],
+      'v1.discovery.k8s.io': ['onstart', 16200, 15],
       'v1.rbac.authorization.k8s.io': ['onstart', 17000, 15],
       'v1.authentication.k8s.io': ['onstart', 17700, 15],
       'v1.authorization.k8s.io': ['onstart', 17600, 15],

@@ -120,6 +120,7 @@ describe('LocalApiServices on two replicas', () => {
       'v1.authentication.k8s.io',
       'v1.authorization.k8s.io',
       'v1.coordination.k8s.io',
+      'v1.discovery.k8s.io',
       'v1.rbac.authorization.k8s.io',
       'v1.remote.example.com',
     ];
