@@ -74,7 +74,7 @@ export class AppModule {
         RegistryModule.forRoot(config.apiEnablement),
         KindsModule,
         WatchModule.forRoot(config.historyRetentionMs),
-        ApiextensionsModule.forRoot(server.apiDefinitions),
+        ApiextensionsModule.forRoot(server.apiDefinitions, config.apiDefinitions),
         AuthorizationModule.forRoot({
           ...server.authorization,
           modes: config.authorizationModes,

@@ -134,6 +134,11 @@ describe('aggregation: A hosts B, which serves widgets.example.com', () => {
       invalid.stderr,
       /spec\.size: Invalid value: 0: spec\.size in body should be greater than or equal to 1/,
     );
+    // a body is streamed to B unread by A: B's own limit (3 MiB) judges it
+    const big = { ...widget('big', 1), spec: { size: 1, color: 'x'.repeat(2 * 1024 * 1024) } };
+    const bigCreate = await a.request('POST', WIDGETS, { token: 'alice-token', body: big });
+    assert.equal(bigCreate.status, 201, bigCreate.text.slice(0, 200));
+    assert.equal((await b.request('GET', `${WIDGETS}/big`)).json.spec.color.length, 2 * 1024 * 1024);
     const del = await kubectl(['delete', 'widget', 'w1', '-n', 'default'], { kubeconfig: alice });
     assert.equal(del.code, 0, del.stderr);
     assert.equal((await b.request('GET', `${WIDGETS}/w1`)).status, 404);

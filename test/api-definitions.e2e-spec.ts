@@ -1,7 +1,7 @@
 /**
  * `--api-definitions`: CRDs kept in files are applied at start (server-side apply by `pgkube`) and served
- * before the server listens; changed files update them on the next start; a file that is not CRDs, or a CRD
- * that is invalid, stops the start naming the file.
+ * before the server listens; changed files update them on the next start and while it runs; a file that is
+ * not CRDs, or a CRD that is invalid, stops the start naming the file (later: is logged, and changes nothing).
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { stringify } from 'yaml';
 import { testDatabase } from './support/database.js';
+import { eventually } from './support/eventually.js';
 import { runPgkube, serverExit } from './support/server.js';
 import { useServer } from './support/use-server.js';
 
@@ -71,6 +72,29 @@ describe('--api-definitions', () => {
     const kettles = (await s.request('GET', crdPath)).json;
     assert.equal(kettles.spec.versions[0].schema.openAPIV3Schema.description, 'second');
     assert.equal(kettles.metadata.generation, 2);
+  });
+
+  it('while the server runs, a changed file is applied again; a broken one is logged and changes nothing', async () => {
+    const kettleDescription = async () =>
+      (await s.request('GET', crdPath)).json.spec.versions[0].schema.openAPIV3Schema.description;
+    await writeFile(
+      path.join(dir, 'a.yaml'),
+      `${stringify(crd('kettles', 'Kettle', 'third'))}---\n${stringify(crd('mugs', 'Mug'))}---\n${stringify(crd('forks', 'Fork'))}`,
+    );
+    await eventually(async () => (await kettleDescription()) === 'third', 'the changed CRD applied', 10_000);
+    await eventually(
+      async () => (await s.request('GET', `/apis/${group}/v1/namespaces/default/forks`)).status === 200,
+      'the new CRD served',
+      10_000,
+    );
+    await writeFile(path.join(dir, 'b.json'), '{"apiVersion": ');
+    await eventually(
+      () => /b\.json: .*the definitions applied before stay/.test(s.output()),
+      'the broken file logged',
+      10_000,
+    );
+    assert.equal(await kettleDescription(), 'third');
+    assert.equal((await s.request('GET', `/apis/${group}/v1/namespaces/default/spoons`)).status, 200);
   });
 });
 

@@ -47,11 +47,14 @@ describe('build layout', () => {
       files.filter((f) => /\.(spec|e2e-spec)\.ts$/.test(f)),
       [],
     );
-    // bench starts servers the way the e2e tests do (server.ts), and bench/create --auth=all configures every
-    // authentication method with the tests' certificates and token webhook
+    // bench starts servers the way the e2e tests do (server.ts), bench/create --auth=all configures every
+    // authentication method with the tests' certificates and token webhook, and bench/aggregation sets up the
+    // aggregation e2e's pair of servers (aggregation.ts, with its database and RBAC helpers)
     assert.deepEqual(
       files.filter((f) => f.startsWith(`test${path.sep}`)).sort(),
-      ['certificates.ts', 'server.ts', 'token-webhook.ts'].map((f) => path.join('test', 'support', f)),
+      ['aggregation.ts', 'certificates.ts', 'database.ts', 'rbac.ts', 'server.ts', 'token-webhook.ts'].map(
+        (f) => path.join('test', 'support', f),
+      ),
     );
   });
 

@@ -34,6 +34,7 @@ export * from './request-context.js';
 export * from './gvk.js';
 export { goDurationString, parseGoDuration } from './go-duration.js';
 export { configFileObject } from './config-file.js';
+export { followPath, type PathFollower } from './follow-path.js';
 export { parseJSONPath, JSONPathError, type JSONPathNode, type ListNode } from './jsonpath.js';
 export {
   findResults,

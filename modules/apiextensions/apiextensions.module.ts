@@ -2,6 +2,7 @@ import {
   Inject,
   Logger,
   Module,
+  Optional,
   type DynamicModule,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
@@ -15,6 +16,7 @@ import { crdDefinition } from './crd/index.js';
 import { CrdController } from './crd-controller.js';
 import { CrdServing } from './crd-serving.js';
 import { applyApiDefinitions, type ApiDefinition } from './definitions.js';
+import { DefinitionsFollower } from './definitions-follower.js';
 
 const logTo = (name: string) => (message: string) => new Logger(name).warn(message);
 
@@ -37,6 +39,7 @@ class ApiextensionsLifecycle implements OnModuleInit, OnApplicationBootstrap, On
     @Inject(CrdController) private readonly controller: CrdController,
     @Inject(GenericStore) private readonly generic: GenericStore,
     @Inject(API_DEFINITIONS) private readonly definitions: readonly ApiDefinition[],
+    @Inject(DefinitionsFollower) @Optional() private readonly follower: DefinitionsFollower | null,
   ) {}
   onModuleInit(): void {
     this.registry.register(this.crdKind);
@@ -46,6 +49,7 @@ class ApiextensionsLifecycle implements OnModuleInit, OnApplicationBootstrap, On
     this.controller.start();
     await applyApiDefinitions(this.generic, this.crdKind, this.definitions);
     await this.definitionsServed();
+    await this.follower?.start(this.definitions);
   }
 
   /** The kinds of --api-definitions are served before the server listens (or a warning says which are not). */
@@ -64,6 +68,7 @@ class ApiextensionsLifecycle implements OnModuleInit, OnApplicationBootstrap, On
     }
   }
   async onApplicationShutdown(): Promise<void> {
+    this.follower?.stop();
     this.serving.stop();
     await this.controller.stop();
   }
@@ -71,11 +76,21 @@ class ApiextensionsLifecycle implements OnModuleInit, OnApplicationBootstrap, On
 
 @Module({})
 export class ApiextensionsModule {
-  /** `definitions`: the CRDs of --api-definitions, read before the start */
-  static forRoot(definitions: readonly ApiDefinition[] = []): DynamicModule {
+  /** `definitions`: the CRDs of --api-definitions, read before the start from `path`, followed from then on */
+  static forRoot(definitions: readonly ApiDefinition[] = [], path?: string): DynamicModule {
+    const following = path
+      ? [
+          {
+            provide: DefinitionsFollower,
+            useFactory: (generic: GenericStore, kind: ResourceDefinition) =>
+              new DefinitionsFollower(path, generic, kind, logTo('apiextensions')),
+            inject: [GenericStore, CRD_KIND],
+          },
+        ]
+      : [];
     return {
       module: ApiextensionsModule,
-      providers: [{ provide: API_DEFINITIONS, useValue: definitions }, ...providers],
+      providers: [{ provide: API_DEFINITIONS, useValue: definitions }, ...following, ...providers],
       exports: [CrdServing, CrdController],
     };
   }

@@ -6,10 +6,9 @@
  * reported (log and metrics).
  */
 import { createHash } from 'node:crypto';
-import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { UserInfo } from '../api/index.js';
+import { followPath, type PathFollower, type UserInfo } from '../api/index.js';
 import {
   parseAuthorizationConfiguration,
   refusedReload,
@@ -56,8 +55,7 @@ export class ConfiguredAuthorizers implements Authorizer {
   private chain = new AuthorizerChain([]);
   private config?: AuthorizationConfiguration;
   private hash = '';
-  private timer?: NodeJS.Timeout;
-  private watcher?: FSWatcher;
+  private follower?: PathFollower;
   private reloading: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: ConfiguredOptions) {}
@@ -67,24 +65,11 @@ export class ConfiguredAuthorizers implements Authorizer {
     const text = await this.read();
     const config = this.parse(text);
     this.swap(config, await this.options.build(config), sha256(text));
-    const poll = () => void this.reload();
-    this.timer = setInterval(poll, this.options.pollMs ?? 60_000);
-    this.timer.unref();
-    try {
-      // the directory, not the file: editors and mounted ConfigMaps replace the file (a new inode)
-      const name = path.basename(this.options.file);
-      this.watcher = watch(path.dirname(this.options.file), { persistent: false }, (_event, changed) => {
-        if (!changed || changed === name || changed.startsWith('..')) poll();
-      });
-      this.watcher.on('error', () => this.watcher?.close());
-    } catch {
-      this.watcher = undefined;
-    }
+    this.follower = followPath(this.options.file, false, () => void this.reload(), this.options.pollMs);
   }
 
   stop(): void {
-    clearInterval(this.timer);
-    this.watcher?.close();
+    this.follower?.stop();
     for (const a of this.current) a.close?.();
   }
 

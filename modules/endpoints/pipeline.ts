@@ -158,6 +158,21 @@ export class Pipeline {
     this.delegates = steps.delegates ?? [];
   }
 
+  /**
+   * Whether another server handles this request, so its body is left unread for the delegate to stream (its
+   * size is the backend's to judge). Asked before the body is read; authentication still comes first.
+   */
+  streamsBody(method: string, url: string): boolean {
+    if (this.delegates.length === 0) return false;
+    try {
+      const path = url.split('?', 1)[0];
+      const info = parseRequestInfo(method, path.includes('%') ? decodePath(path) : path, {});
+      return this.delegates.some((d) => d.handles(info));
+    } catch {
+      return false;
+    }
+  }
+
   async handle(req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const { steps } = this;
     let out: Output = jsonOutput;

@@ -17,6 +17,7 @@ import { Pipeline } from '../../modules/endpoints/index.js';
 import { jsonOutput, sendError, toApiError } from '../../modules/endpoints/index.js';
 import type { ServerOptions } from '../app.module.js';
 import { boundHttp2Headers, headersTooLarge, MAX_HEADER_PAIRS } from './header-limit.js';
+import { requestBodyParser } from './request-body.js';
 import { guardSlowSenders } from './slow-senders.js';
 import type { ServingTls } from './tls.js';
 
@@ -95,8 +96,7 @@ export async function createServer(
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
     '*',
-    { parseAs: 'buffer', bodyLimit: config.maxRequestBodyBytes },
-    (_req, body, done) => done(null, body),
+    requestBodyParser(config.maxRequestBodyBytes, (method, url) => pipeline.streamsBody(method, url)),
   );
   fastify.route({
     // OPTIONS (and any other method) reaches the pipeline, which answers 405 as kube does
