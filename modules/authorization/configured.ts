@@ -7,7 +7,6 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { followPath, type PathFollower, type UserInfo } from '../api/index.js';
 import {
   parseAuthorizationConfiguration,
