@@ -48,6 +48,7 @@ export class UpstreamAgents {
       const name = upstream.serverName ?? upstream.host;
       agent = new Agent({
         keepAlive: true,
+        noDelay: true,
         // Go's MaxIdleConnsPerHost for the aggregator's transport
         maxFreeSockets: 100,
         timeout: IDLE_MS,

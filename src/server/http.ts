@@ -86,7 +86,12 @@ export async function createServer(
   const pipeline = app.get(Pipeline);
   serveHttp2Sessions(fastify, streams);
   // a verified client certificate is cached per connection: a renegotiation must not swap it (Go allows none)
-  fastify.server.on('secureConnection', (socket: TLSSocket) => socket.disableRenegotiation());
+  fastify.server.on('secureConnection', (socket: TLSSocket) => {
+    socket.disableRenegotiation();
+    // Go's default, so kube's: an answer written in parts (a proxied one: headers, then its body) is not held
+    // back by Nagle waiting for the client's delayed ACK (40 ms)
+    socket.setNoDelay(true);
+  });
   boundHttp2Headers(fastify);
   // a request must arrive within --request-timeout (HTTP/1.1 headers within 32 s); watches are received at once
   const stopGuard = guardSlowSenders(fastify.server as unknown as Http2SecureServer, config.requestTimeoutMs);
