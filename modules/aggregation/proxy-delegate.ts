@@ -10,7 +10,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { RequestContext, RequestInfo } from '../api/index.js';
 import type { APIService } from '../kinds/index.js';
-import { forward, unavailable } from '../proxy/index.js';
+import { forward, relayUpgrade, unavailable, type Upstream } from '../proxy/index.js';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AvailabilityController } from './availability.js';
 import { droppedHeader, identityHeaders } from './identity-headers.js';
 import { RemoteApiServices } from './remote-apiservices.js';
@@ -34,17 +36,10 @@ export class ProxyDelegate {
   }
 
   async handle(ctx: RequestContext, req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-    const apiService = this.target(ctx.info)!;
-    if (!RemoteApiServices.available(apiService)) throw unavailable();
-    const resolved = this.remote.resolve(apiService);
-    if (!resolved.ok) {
-      this.availability?.recheck(apiService.metadata.name!);
-      throw unavailable();
-    }
-    try {
-      await forward(
+    await this.toBackend(ctx, (upstream) =>
+      forward(
         this.remote.agents,
-        this.remote.upstream(apiService, resolved),
+        upstream,
         {
           method: req.method,
           path: req.url,
@@ -56,11 +51,41 @@ export class ProxyDelegate {
           answering: () => reply.hijack(),
         },
         reply.raw,
-      );
+      ),
+    );
+    return undefined;
+  }
+
+  /** exec, attach, port-forward of a remote kind: relayed byte for byte once authorized */
+  async upgrade(ctx: RequestContext, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    await this.toBackend(ctx, (upstream) =>
+      relayUpgrade(
+        upstream,
+        {
+          method: req.method ?? 'GET',
+          path: req.url ?? '/',
+          headers: req.headers,
+          dropHeaders: droppedHeader,
+          extraHeaders: identityHeaders(ctx.user),
+        },
+        socket,
+        head,
+      ),
+    );
+  }
+
+  /** `send` to the backend now; a backend that is not Available, or cannot be reached, is a 503 */
+  private async toBackend(ctx: RequestContext, send: (upstream: Upstream) => Promise<void>): Promise<void> {
+    const apiService = this.target(ctx.info)!;
+    if (!RemoteApiServices.available(apiService)) throw unavailable();
+    const resolved = this.remote.resolve(apiService);
+    try {
+      if (!resolved.ok) throw unavailable();
+      await send(this.remote.upstream(apiService, resolved));
     } catch (e) {
+      // look again at once rather than at the next period
       this.availability?.recheck(apiService.metadata.name!);
       throw e;
     }
-    return undefined;
   }
 }

@@ -1,5 +1,5 @@
 export { DELEGATES, Pipeline, type Delegate, type PipelineSteps } from './pipeline.js';
-export { jsonOutput, sendError, toApiError } from './respond.js';
+export { jsonOutput, sendError, toApiError, writeStatus } from './respond.js';
 export { NonResourceHandlers } from './non-resource.js';
 export { ReadHandlers } from './reads.js';
 export { ResourceHandlers } from './resources.js';

@@ -4,6 +4,8 @@
  * storage → encode (the last four in the verb handlers and the generic store). Every failure on the way
  * leaves as a Status.
  */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ApiError,
@@ -35,7 +37,7 @@ import type { InflightLimiter, InflightSlot } from './inflight.js';
 import type { NonResourceHandlers } from './non-resource.js';
 import type { Query } from './request.js';
 import type { ResourceHandlers } from './resources.js';
-import { addWarnings, jsonOutput, sendError, toApiError, type Output } from './respond.js';
+import { addWarnings, jsonOutput, sendError, toApiError, writeStatus, type Output } from './respond.js';
 import { requestTimedOut, type RequestTimeouts } from './timeout.js';
 
 /**
@@ -45,6 +47,8 @@ import { requestTimedOut, type RequestTimeouts } from './timeout.js';
 export interface Delegate {
   handles(info: RequestInfo): boolean;
   handle(ctx: RequestContext, req: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+  /** an upgrade request (exec, attach, port-forward) it handles: the socket is its own from now on */
+  upgrade?(ctx: RequestContext, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void>;
 }
 
 /** Nest token of the Delegate[] a mode adds (the aggregation layer's proxy); none: everything is served here */
@@ -170,6 +174,44 @@ export class Pipeline {
       return this.delegates.some((d) => d.handles(info));
     } catch {
       return false;
+    }
+  }
+
+  /** Whether an upgrade request goes to a delegate (others are served as ordinary requests). */
+  upgrades(req: IncomingMessage): boolean {
+    return this.delegates.some((d) => d.upgrade) && this.streamsBody(req.method ?? 'GET', req.url ?? '/');
+  }
+
+  /**
+   * An upgrade request for another server: authenticated, impersonated and authorized as every request, then
+   * the delegate takes the socket. A refusal is written on the socket as a Status, and the socket closed.
+   */
+  async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const { steps } = this;
+    try {
+      const [rawPath, search = ''] = (req.url ?? '/').split('?', 2);
+      const query = flatQuery(Object.fromEntries(new URLSearchParams(search)));
+      const path = rawPath.includes('%') ? decodePath(rawPath) : rawPath;
+      const info = parseRequestInfo(req.method ?? 'GET', path, query);
+      checkAddress(info);
+      const authenticated = await steps.authenticator.authenticate({
+        headers: req.headers,
+        rawHeaders: req.rawHeaders,
+        path,
+        peerCertificates: () => peerCertificates(req),
+      });
+      steps.credentialHeaders?.remove(req);
+      const user = await steps.impersonation.actAs(authenticated, impersonationHeaders(req.rawHeaders));
+      const ctx = requestContext(info, user, req.headers['user-agent']);
+      if (user !== authenticated) ctx.impersonator = authenticated;
+      await steps.authorizer.check(
+        requestAttributes(user, info, query, this.features.enabled('AuthorizeWithSelectors')),
+      );
+      const delegate = this.delegates.find((d) => d.upgrade && d.handles(info));
+      if (!delegate) throw notServedError(info.group, info.version, info.resource);
+      await delegate.upgrade!(ctx, req, socket, head);
+    } catch (error) {
+      writeStatus(socket, toApiError(error, steps.log));
     }
   }
 

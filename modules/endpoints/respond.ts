@@ -1,5 +1,7 @@
 /** Writing responses: one encoder for objects, one for errors (every error is a Status, ARCHITECTURE.md). */
 import { isListBody } from '../api/index.js';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../api/index.js';
 import { storageFailure } from '../registry/index.js';
@@ -108,4 +110,20 @@ export function toApiError(error: unknown, log: (e: unknown) => void): ApiError 
 export function sendError(reply: FastifyReply, error: ApiError, out: Output = jsonOutput): FastifyReply {
   if (error.headers) for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
   return send(reply, error.code, error.toStatus(), out);
+}
+
+/**
+ * A Status written straight on a connection no HTTP response object owns (a request Node's parser refused, an
+ * upgrade request refused), then the connection closed.
+ */
+export function writeStatus(socket: Duplex, error: ApiError): void {
+  if (socket.destroyed) return;
+  if (socket.writable) {
+    const body = JSON.stringify(error.toStatus());
+    socket.write(
+      `HTTP/1.1 ${error.code} ${STATUS_CODES[error.code]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }

@@ -7,3 +7,4 @@ export {
 } from './forward.js';
 export { UpstreamAgents, type Upstream } from './upstream.js';
 export { fetchUpstream, type FetchedAnswer } from './fetch.js';
+export { relayUpgrade, upgradeHead, type UpgradeRequest } from './upgrade.js';

@@ -3,7 +3,8 @@
  * It speaks HTTP/2 and HTTP/1.1 on one port (ALPN `h2`, `http/1.1`), as kube-apiserver does: kubectl and
  * client-go multiplex every request, watches included, over one h2 connection per host.
  */
-import { STATUS_CODES } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Http2SecureServer, Http2Session } from 'node:http2';
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
@@ -14,7 +15,7 @@ import { AppModule } from '../app.module.js';
 import type { Config } from '../config/config.js';
 import { ApiError } from '../../modules/api/index.js';
 import { Pipeline } from '../../modules/endpoints/index.js';
-import { jsonOutput, sendError, toApiError } from '../../modules/endpoints/index.js';
+import { jsonOutput, sendError, toApiError, writeStatus } from '../../modules/endpoints/index.js';
 import type { ServerOptions } from '../app.module.js';
 import { boundHttp2Headers, headersTooLarge, MAX_HEADER_PAIRS } from './header-limit.js';
 import { requestBodyParser } from './request-body.js';
@@ -103,6 +104,18 @@ export async function createServer(
     '*',
     requestBodyParser(config.maxRequestBodyBytes, (method, url) => pipeline.streamsBody(method, url)),
   );
+  // upgrade requests (exec, attach, port-forward) for another server are relayed once authorized; others are
+  // served as ordinary requests, as before (kube answers an upgrade it does not serve as a plain request)
+  fastify.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (pipeline.upgrades(req)) return void pipeline.upgrade(req, socket, head);
+    if (head.length > 0) socket.unshift(head);
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as Socket);
+    // no HTTP parser owns this connection any more: it ends with the answer
+    res.once('finish', () => socket.end());
+    fastify.server.emit('request', req, res);
+  });
   fastify.route({
     // OPTIONS (and any other method) reaches the pipeline, which answers 405 as kube does
     method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
@@ -133,15 +146,7 @@ export function clientErrorStatus(err: NodeJS.ErrnoException): ApiError {
 
 function clientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable) {
-    const error = clientErrorStatus(err);
-    const body = JSON.stringify(error.toStatus());
-    socket.write(
-      `HTTP/1.1 ${error.code} ${STATUS_CODES[error.code]}\r\nContent-Type: application/json\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy();
+  writeStatus(socket, clientErrorStatus(err));
 }
 
 /**
