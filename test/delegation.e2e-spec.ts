@@ -11,7 +11,6 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { stringify } from 'yaml';
 import type { KeyPair } from '../src/pki/certificates.js';
 import { clientCertificate, testCa, type TestCa } from './support/certificates.js';
 import { testDatabase, type TestDatabase } from './support/database.js';
@@ -22,6 +21,7 @@ import { grant, user } from './support/rbac.js';
 import { serverExit, startServer, type TestServer } from './support/server.js';
 import { h1Request, selfSubjectReview } from './support/tls-client.js';
 import { useServer } from './support/use-server.js';
+import { hostKubeconfig } from './support/aggregation.js';
 
 const TOKENS = [
   'delegator-token,system:pgkube-b,uid-b',
@@ -33,23 +33,6 @@ async function tempFile(dir: string, name: string, text: string): Promise<string
   const file = path.join(dir, name);
   await writeFile(file, text, { mode: 0o600 });
   return file;
-}
-
-/** A kubeconfig of A for the user of `token` (what B is given). */
-function hostKubeconfig(a: TestServer, token: string): string {
-  return stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [
-      {
-        name: 'a',
-        cluster: { server: a.url, 'certificate-authority-data': Buffer.from(a.ca).toString('base64') },
-      },
-    ],
-    users: [{ name: 'b', user: { token } }],
-    contexts: [{ name: 'b@a', context: { cluster: 'a', user: 'b' } }],
-    'current-context': 'b@a',
-  });
 }
 
 const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });

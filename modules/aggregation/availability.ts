@@ -7,7 +7,7 @@
  * changes.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { ApiError, nowTimestamp, systemContext } from '../api/index.js';
+import { nowTimestamp } from '../api/index.js';
 import {
   apiServiceCondition,
   AVAILABLE_CONDITION,
@@ -18,7 +18,7 @@ import {
 import type { GenericStore, Registry } from '../registry/index.js';
 import { WorkQueue } from '../watch/index.js';
 import { DiscoveryCheck } from './discovery-check.js';
-import { ignore } from './ignore.js';
+import { updateApiService } from './apiservice-writes.js';
 import { RemoteApiServices } from './remote-apiservices.js';
 
 export interface AvailabilityTiming {
@@ -107,21 +107,17 @@ export class AvailabilityController {
     const want = await this.condition(apiService);
     if (sameCondition(apiServiceCondition(apiService, AVAILABLE_CONDITION), want)) return;
     const kind = this.registry.storedKind('apiregistration.k8s.io', 'apiservices')!;
-    await this.generic
-      .update(
-        systemContext(),
-        kind,
-        '',
-        name,
-        (stored) => {
-          if (!stored) throw ApiError.notFound({ group: kind.group, resource: kind.resource }, name);
-          const next = structuredClone(stored) as APIService;
-          setApiServiceCondition(next, want);
-          return next;
-        },
-        { subresource: 'status' },
-      )
-      .catch(ignore('NotFound', 'Conflict'));
+    await updateApiService(
+      this.generic,
+      kind,
+      name,
+      (stored) => {
+        const next = structuredClone(stored);
+        setApiServiceCondition(next, want);
+        return next;
+      },
+      'status',
+    );
   }
 }
 

@@ -12,8 +12,9 @@
  * of different versions do not take turns adding and removing it).
  */
 import { ignore } from './ignore.js';
+import { updateApiService } from './apiservice-writes.js';
 import { isDeepStrictEqual } from 'node:util';
-import { ApiError, isPlainObject, nowTimestamp, systemContext, type KubeObject } from '../api/index.js';
+import { isPlainObject, nowTimestamp, systemContext, type KubeObject } from '../api/index.js';
 import {
   APIREGISTRATION_GROUP,
   apiServiceCondition,
@@ -174,49 +175,34 @@ export class LocalApiServices {
   /** The spec and the label as desired, judged again on the stored object (a user may have taken it over). */
   private async setSpec(kind: ResourceDefinition, name: string, desired: APIService): Promise<void> {
     const label = desired.metadata.labels![AUTOMANAGED_LABEL];
-    await this.generic
-      .update(
-        systemContext(),
-        kind,
-        '',
-        name,
-        (stored) => {
-          if (!stored) throw ApiError.notFound({ group: kind.group, resource: kind.resource }, name);
-          if (!automanagedAs(stored as APIService)) return stored;
-          const sameSpec = isDeepStrictEqual(stored.spec, desired.spec);
-          if (sameSpec && stored.metadata.labels?.[AUTOMANAGED_LABEL] === label) return stored;
-          const next = structuredClone(stored);
-          next.spec = structuredClone(desired.spec);
-          next.metadata.labels = { ...next.metadata.labels, [AUTOMANAGED_LABEL]: label };
-          return next;
-        },
-        {},
-      )
-      .catch(ignore('NotFound', 'Conflict'));
+    await updateApiService(this.generic, kind, name, (stored) => {
+      if (!automanagedAs(stored)) return stored;
+      const sameSpec = isDeepStrictEqual(stored.spec, desired.spec);
+      if (sameSpec && stored.metadata.labels?.[AUTOMANAGED_LABEL] === label) return stored;
+      const next = structuredClone(stored);
+      next.spec = structuredClone(desired.spec);
+      next.metadata.labels = { ...next.metadata.labels, [AUTOMANAGED_LABEL]: label };
+      return next;
+    });
   }
 
   /** Local APIServices are always available (kube's availability controller says so of every local one). */
   private async markAvailable(kind: ResourceDefinition, name: string): Promise<void> {
     const current = this.apiServices.get('', name) as APIService | undefined;
     if (current && isLocallyAvailable(current)) return;
-    await this.generic
-      .update(
-        systemContext(),
-        kind,
-        '',
-        name,
-        (stored) => {
-          if (!stored) throw ApiError.notFound({ group: kind.group, resource: kind.resource }, name);
-          const apiService = stored as APIService;
-          if (!automanagedAs(apiService) || isPlainObject(apiService.spec?.service)) return stored;
-          if (isLocallyAvailable(apiService)) return stored;
-          const next = structuredClone(apiService);
-          setApiServiceCondition(next, localAvailableCondition(nowTimestamp()));
-          return next;
-        },
-        { subresource: 'status' },
-      )
-      .catch(ignore('NotFound', 'Conflict'));
+    await updateApiService(
+      this.generic,
+      kind,
+      name,
+      (stored) => {
+        if (!automanagedAs(stored) || isPlainObject(stored.spec?.service)) return stored;
+        if (isLocallyAvailable(stored)) return stored;
+        const next = structuredClone(stored);
+        setApiServiceCondition(next, localAvailableCondition(nowTimestamp()));
+        return next;
+      },
+      'status',
+    );
   }
 }
 

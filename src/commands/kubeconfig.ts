@@ -16,6 +16,7 @@ import {
   type KubeconfigUser,
 } from '../../modules/authentication/index.js';
 import { ConfigError, parseDuration } from '../config/config.js';
+import { readFlagFile } from '../config/flag-values.js';
 import { issue, loadSigner, type Signer } from '../pki/certificates.js';
 import { PKI_FILES, pkiDir, readDataDirCa } from '../pki/data-dir-ca.js';
 import { writePrivateFile } from '../pki/private-files.js';
@@ -106,16 +107,6 @@ export function parseKubeconfigCommand(argv: readonly string[]): KubeconfigComma
     clientCaKeyFile,
     ...(execServiceAccount ? { execServiceAccount } : {}),
   };
-}
-
-async function readFlagFile(flag: string, file: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (e) {
-    throw new Error(
-      `${flag}: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
-  }
 }
 
 async function signer(o: KubeconfigCommand): Promise<Signer> {

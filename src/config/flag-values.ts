@@ -2,7 +2,20 @@
  * How flag values are read, as kube's pflag reads them: ports, counts, Go bools and durations, string slices,
  * webhook API versions. Each error names its flag.
  */
+import { readFile } from 'node:fs/promises';
+
 export class ConfigError extends Error {}
+
+/** The text of a file a flag names; an error names the flag and the file, never the content. */
+export async function readFlagFile(flag: string, file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    throw new Error(
+      `${flag}: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
+  }
+}
 
 export const text = (v: string) => v;
 export const port = (v: string, flag: string) => {

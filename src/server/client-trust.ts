@@ -3,7 +3,7 @@
  * for users, `--requestheader-client-ca-file` for an authenticating proxy. A file that cannot be read or
  * holds no certificate stops the server with an error naming its flag.
  */
-import { readFile } from 'node:fs/promises';
+import { readFlagFile } from '../config/flag-values.js';
 import { CertificatePool, type RequestHeaderOptions } from '../../modules/authentication/index.js';
 import type { Config } from '../config/config.js';
 import { FRONT_PROXY_CLIENT } from '../pki/front-proxy.js';
@@ -16,15 +16,7 @@ export interface ClientTrust {
 }
 
 async function pool(flag: string, file: string): Promise<CertificatePool> {
-  let pem: string;
-  try {
-    pem = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new Error(
-      `${flag}: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
-  }
-  return new CertificatePool(pem, `${flag} ${file}`);
+  return new CertificatePool(await readFlagFile(flag, file), `${flag} ${file}`);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { HostTrust } from '../../modules/authentication/index.js';
 import type { Config } from '../config/config.js';
-import { readFile } from 'node:fs/promises';
+import { readFlagFile } from '../config/flag-values.js';
 import type { KeyPair } from '../pki/certificates.js';
 import { dataDirCa } from '../pki/data-dir-ca.js';
 import { frontProxy } from '../pki/front-proxy.js';
@@ -48,16 +48,6 @@ export async function serverCredentials(config: Config): Promise<ServerCredentia
     );
   }
   return { tls, trust, proxyClient, warnings };
-}
-
-async function readFlagFile(flag: string, file: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (e) {
-    throw new Error(
-      `${flag}: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
-  }
 }
 
 /**

@@ -75,6 +75,7 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** A kubeconfig of host A for the user of `token` (what a delegating or registering server is given). */
 export function hostKubeconfig(a: TestServer, token: string): string {
   return stringify({
     apiVersion: 'v1',
