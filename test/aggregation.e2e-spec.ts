@@ -166,12 +166,24 @@ describe('aggregation: A hosts B, which serves widgets.example.com', () => {
   });
 
   it('A’s RBAC refuses bob before proxying; alice is let in by B after B asks A (SubjectAccessReview)', async () => {
+    // B's own count of widget lists: bob's refusal must not reach it (lists only: the earlier test's watch is
+    // counted when it ends, which may be now)
+    const widgetRequestsAtB = async () => {
+      const metrics = (await b.request('GET', '/metrics')).text;
+      return [
+        ...metrics.matchAll(
+          /^apiserver_request_total\{(?=[^}]*resource="widgets")(?=[^}]*verb="LIST")[^}]*\} (\d+)/gm,
+        ),
+      ].reduce((sum, m) => sum + Number(m[1]), 0);
+    };
+    const before = await widgetRequestsAtB();
     const refused = await kubectl(['get', 'widgets', '-n', 'default'], { kubeconfig: bob });
     assert.notEqual(refused.code, 0);
     assert.match(
       refused.stderr,
       /widgets\.widgets\.example\.com is forbidden: User "bob" cannot list resource "widgets" in API group "widgets\.example\.com" in the namespace "default"/,
     );
+    assert.equal(await widgetRequestsAtB(), before);
     const direct = await a.request('GET', WIDGETS, { token: 'alice-token' });
     assert.equal(direct.status, 200, direct.text);
     // carol is allowed only through her group: B's SubjectAccessReview carries the groups A forwarded
