@@ -23,6 +23,8 @@ export interface WebhookConnection {
   key?: string;
   /** sent as `Authorization: Bearer` */
   token?: string;
+  /** where `token` came from: read again as it rotates (a projected service-account token) */
+  tokenFile?: string;
   /** sent as `Authorization: Basic` */
   basic?: { username: string; password: string };
 }
@@ -93,6 +95,7 @@ export async function readWebhookKubeconfig(file: string): Promise<WebhookConnec
     cert: certData ? base64(certData) : certFile ? await fromFile(certFile) : undefined,
     key: keyData ? base64(keyData) : keyFile ? await fromFile(keyFile) : undefined,
     token: str(user, 'token') ?? (tokenFile ? (await fromFile(tokenFile)).trim() : undefined),
+    tokenFile: str(user, 'token') === undefined && tokenFile ? path.resolve(dir, tokenFile) : undefined,
     basic: username ? { username, password: str(user, 'password') ?? '' } : undefined,
   };
   if (Boolean(connection.cert) !== Boolean(connection.key))
