@@ -23,6 +23,8 @@ export interface WebhookConnection {
   key?: string;
   /** sent as `Authorization: Bearer` */
   token?: string;
+  /** a file holding the bearer token, read again as it rotates (in-cluster: the service account's token) */
+  tokenFile?: string;
   /** sent as `Authorization: Basic` */
   basic?: { username: string; password: string };
 }

@@ -9,6 +9,12 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { servedRelease } from '../api/index.js';
 import { atHostPath } from './host-path.js';
 import type { WebhookConnection } from './kubeconfig.js';
+import { fileToken } from './token-file.js';
+
+/** The bearer token a connection sends: its own, or its token file's current one. */
+export function bearerOf(connection: WebhookConnection): string | undefined {
+  return connection.token ?? (connection.tokenFile ? fileToken(connection.tokenFile) : undefined);
+}
 
 /** most bytes of an answer read; a review is a few hundred */
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -129,7 +135,8 @@ export class WebhookTransport {
     body: { text: string; contentType: string } | undefined,
     deadline: number,
   ): Promise<string> {
-    const { token, basic } = this.connection;
+    const { basic } = this.connection;
+    const token = bearerOf(this.connection);
     const headers: Record<string, string> = {
       accept: 'application/json, */*',
       'user-agent': USER_AGENT,
