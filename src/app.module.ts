@@ -20,6 +20,7 @@ import { ControllersModule, type ClusterEndpoint } from '../modules/controllers/
 import { EndpointsModule } from '../modules/endpoints/index.js';
 import { KindsModule } from '../modules/kinds/index.js';
 import { RegistryModule } from '../modules/registry/index.js';
+import { SidecarModule } from '../modules/sidecar/index.js';
 import { StorageModule } from '../modules/storage/index.js';
 import { VersioningModule } from '../modules/versioning/index.js';
 import { WatchModule } from '../modules/watch/index.js';
@@ -56,6 +57,8 @@ export interface ServerOptions {
   hostTrust?: HostTrust;
   delegatedAuthorization?: DelegatedAuthorization;
   namespaces?: NamespaceSource;
+  /** sidecar mode (--upstream-kubeconfig, --upstream-in-cluster): the upstream cluster, read at start */
+  upstream?: WebhookConnection;
 }
 
 /**
@@ -105,6 +108,8 @@ export class AppModule {
           proxyClient: server.proxyClient,
           registration: server.registration,
         }),
+        // sidecar mode: what this server does not serve goes to the upstream (the pipeline's upstream step)
+        ...(server.upstream ? [SidecarModule.forRoot({ upstream: server.upstream })] : []),
         ControllersModule.forRoot({
           controllers: config.controllers,
           clusterEndpoint: server.clusterEndpoint,

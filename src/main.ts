@@ -14,6 +14,7 @@ import {
 } from '../modules/authentication/index.js';
 import { readApiDefinitions } from '../modules/apiextensions/index.js';
 import { loadAuthorization } from '../modules/authorization/index.js';
+import { readUpstream } from '../modules/sidecar/index.js';
 import { migrate, startEmbeddedPostgres, type RunningPostgres } from '../modules/storage/index.js';
 import { ConfigError, parseConfig, usage, type Config } from './config/config.js';
 import { createServer } from './server/http.js';
@@ -51,7 +52,9 @@ async function serve(config: Config): Promise<void> {
   // flags naming files are checked before anything starts
   const { tls, trust, proxyClient, warnings } = await serverCredentials(config);
   for (const warning of warnings) console.warn(`pgkube: warning: ${warning}`);
-  const delegated = await delegation(config, trust, (m) => console.warn(`pgkube: warning: ${m}`));
+  // sidecar mode: the upstream cluster, also the host of delegated authentication and authorization by default
+  const upstream = config.upstream ? await readUpstream(config.upstream) : undefined;
+  const delegated = await delegation(config, trust, (m) => console.warn(`pgkube: warning: ${m}`), upstream);
   if (delegated.authentication) authentication.webhook = delegated.authentication.webhook;
   const hostTrust = delegated.authentication?.hostTrust;
   if (hostTrust) tls.clientCas = acceptableClientCas(trust, hostTrust);
@@ -112,6 +115,7 @@ async function serve(config: Config): Promise<void> {
     hostTrust,
     delegatedAuthorization: delegated.authorization,
     namespaces: delegated.namespaces,
+    upstream,
   });
   // the handshake names the host's CAs as they change (a Go client sends no certificate of another issuer)
   hostTrust?.onChange(() =>

@@ -22,3 +22,4 @@ export {
   type APIServiceSpec,
 } from '../kinds/index.js';
 export { SelfRegistration, type SelfRegistrationOptions, REGISTERED_FOR_LABEL } from './self-registration.js';
+export { droppedHeader, escapeExtraKey, identityHeaders } from './identity-headers.js';

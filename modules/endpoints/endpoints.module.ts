@@ -20,7 +20,7 @@ import { REMOTE_APIS, type RemoteApis } from '../discovery/index.js';
 import { InflightLimiter } from './inflight.js';
 import { NonResourceHandlers } from './non-resource.js';
 import { RemoteDocuments } from './remote-documents.js';
-import { DELEGATES, Pipeline, type Delegate } from './pipeline.js';
+import { DELEGATES, Pipeline, UPSTREAM, type Delegate, type UpstreamForwarding } from './pipeline.js';
 import { ReadHandlers } from './reads.js';
 import { ResourceHandlers } from './resources.js';
 import { TokenRequests } from './token-request.js';
@@ -173,7 +173,7 @@ export class EndpointsModule {
           inject: [Registry, HEALTH, ApiMetrics, OPENID_DISCOVERY, RemoteDocuments],
         },
         {
-          // only on an aggregation host: the aggregation layer provides REMOTE_APIS (standalone: none)
+          // only on an aggregation host or a sidecar: the aggregation layer or the sidecar provides REMOTE_APIS
           provide: RemoteDocuments,
           useFactory: (remote: RemoteApis | undefined) => {
             if (!remote) return null;
@@ -198,6 +198,7 @@ export class EndpointsModule {
             features: FeatureGates,
             credentialHeaders: CredentialHeaders,
             delegates: Delegate[] | undefined,
+            upstream: UpstreamForwarding | undefined,
           ) => {
             const logger = new Logger('pipeline');
             const limits = options.limits;
@@ -205,6 +206,7 @@ export class EndpointsModule {
               authenticator,
               credentialHeaders,
               delegates,
+              upstream,
               impersonation,
               authorizer,
               registry,
@@ -231,6 +233,8 @@ export class EndpointsModule {
             FEATURE_GATES,
             CredentialHeaders,
             { token: DELEGATES, optional: true },
+            // sidecar mode only (modules/sidecar)
+            { token: UPSTREAM, optional: true },
           ],
         },
       ],

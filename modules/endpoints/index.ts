@@ -1,4 +1,11 @@
-export { DELEGATES, Pipeline, type Delegate, type PipelineSteps } from './pipeline.js';
+export {
+  DELEGATES,
+  Pipeline,
+  UPSTREAM,
+  type Delegate,
+  type PipelineSteps,
+  type UpstreamForwarding,
+} from './pipeline.js';
 export { jsonOutput, sendError, toApiError, writeStatus } from './respond.js';
 export { NonResourceHandlers } from './non-resource.js';
 export { ReadHandlers } from './reads.js';

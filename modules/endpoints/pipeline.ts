@@ -1,10 +1,12 @@
 /**
- * The one request pipeline (ARCHITECTURE.md, "A request's path"), read top to bottom in `handle`: request info → authenticate →
+ * The one request pipeline (ARCHITECTURE.md, "A request's path"), read top to bottom in `handle`: request info →
+ * upstream (sidecar mode: what this server does not serve is forwarded before authentication) → authenticate →
  * impersonate → authorize → route (another server, non-resource paths, resources) → decode → admission →
  * storage → encode (the last four in the verb handlers and the generic store). Every failure on the way
  * leaves as a Status.
  */
 import type { IncomingMessage } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
 import type { Duplex } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -13,6 +15,7 @@ import {
   requestContext,
   type RequestContext,
   type RequestInfo,
+  type UserInfo,
 } from '../api/index.js';
 import {
   impersonationHeaders,
@@ -53,6 +56,25 @@ export interface Delegate {
 
 /** Nest token of the Delegate[] a mode adds (the aggregation layer's proxy); none: everything is served here */
 export const DELEGATES = Symbol('Delegates');
+
+/**
+ * Sidecar mode (modules/sidecar): the upstream cluster serves every request this server does not. Asked right
+ * after RequestInfo, before authentication, as the upstream judges its callers itself: with their own
+ * credentials ('caller'), or, for a client certificate only this server sees, as the user this server
+ * authenticated ('user': the sidecar's own credentials and Impersonate-* headers).
+ */
+export interface UpstreamForwarding {
+  /** its own groups, the merged discovery and OpenAPI, health and metrics */
+  servesLocally(info: RequestInfo): boolean;
+  /** how a request not served here goes */
+  forwardsAs(raw: IncomingMessage | Http2ServerRequest): 'caller' | 'user';
+  /** `user` unset: as the caller sent it */
+  forward(req: FastifyRequest, reply: FastifyReply, user?: UserInfo): Promise<void>;
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, user?: UserInfo): Promise<void>;
+}
+
+/** Nest token of the UpstreamForwarding of sidecar mode; none: not a sidecar */
+export const UPSTREAM = Symbol('Upstream');
 
 /** Table for every read; PartialObjectMetadata for one object (get, watch events), ...List for lists. */
 function conversionServes(verb: string, c: Conversion): boolean {
@@ -144,6 +166,8 @@ export interface PipelineSteps {
   deprecatedApis: DeprecatedApis;
   /** requests served by another server, asked in order */
   delegates?: readonly Delegate[];
+  /** sidecar mode: the upstream cluster, asked before authentication */
+  upstream?: UpstreamForwarding;
   metrics?: ApiMetrics;
   features?: FeatureGates;
   /** --request-timeout for requests that are not long-running */
@@ -167,19 +191,23 @@ export class Pipeline {
    * size is the backend's to judge). Asked before the body is read; authentication still comes first.
    */
   streamsBody(method: string, url: string): boolean {
-    if (this.delegates.length === 0) return false;
+    if (this.delegates.length === 0 && !this.steps.upstream) return false;
     try {
       const path = url.split('?', 1)[0];
       const info = parseRequestInfo(method, path.includes('%') ? decodePath(path) : path, {});
+      if (this.steps.upstream && !this.steps.upstream.servesLocally(info)) return true;
       return this.delegates.some((d) => d.handles(info));
     } catch {
       return false;
     }
   }
 
-  /** Whether an upgrade request goes to a delegate (others are served as ordinary requests). */
+  /** Whether an upgrade request goes to a delegate or the upstream (others are served as ordinary requests). */
   upgrades(req: IncomingMessage): boolean {
-    return this.delegates.some((d) => d.upgrade) && this.streamsBody(req.method ?? 'GET', req.url ?? '/');
+    return (
+      (!!this.steps.upstream || this.delegates.some((d) => d.upgrade)) &&
+      this.streamsBody(req.method ?? 'GET', req.url ?? '/')
+    );
   }
 
   /**
@@ -194,6 +222,10 @@ export class Pipeline {
       const path = rawPath.includes('%') ? decodePath(rawPath) : rawPath;
       const info = parseRequestInfo(req.method ?? 'GET', path, query);
       checkAddress(info);
+      // sidecar mode: as in handle, before authentication
+      const upstream = steps.upstream?.servesLocally(info) === false ? steps.upstream : undefined;
+      const forwardAs = upstream?.forwardsAs(req);
+      if (upstream && forwardAs === 'caller') return await upstream.upgrade(req, socket, head);
       const authenticated = await steps.authenticator.authenticate({
         headers: req.headers,
         rawHeaders: req.rawHeaders,
@@ -204,6 +236,7 @@ export class Pipeline {
       const user = await steps.impersonation.actAs(authenticated, impersonationHeaders(req.rawHeaders));
       const ctx = requestContext(info, user, req.headers['user-agent']);
       if (user !== authenticated) ctx.impersonator = authenticated;
+      if (upstream) return await upstream.upgrade(req, socket, head, user);
       await steps.authorizer.check(
         requestAttributes(user, info, query, this.features.enabled('AuthorizeWithSelectors')),
       );
@@ -238,9 +271,17 @@ export class Pipeline {
       if (steps.timeouts && info.verb !== 'watch')
         stopTimer = steps.timeouts.start(steps.timeouts.budgetMs(query.timeout), () => timedOut(reply));
 
+      // sidecar mode: what this server does not serve goes upstream now, unauthenticated here (the upstream
+      // judges the caller's credentials); a client certificate only we can see is authenticated first
+      const upstream = steps.upstream?.servesLocally(info) === false ? steps.upstream : undefined;
+      const forwardAs = upstream?.forwardsAs(req.raw);
+      if (upstream && forwardAs === 'caller') return await upstream.forward(req, reply);
+
       const authenticated = await steps.authenticator.authenticate(authenticationRequest(req, routed));
       steps.credentialHeaders?.remove(req.raw);
       const user = await steps.impersonation.actAs(authenticated, impersonationHeaders(req.raw.rawHeaders));
+      // the upstream authorizes the user this server authenticated (it impersonates them there)
+      if (upstream) return await upstream.forward(req, reply, user);
       // kube's max-in-flight filter, after authentication and impersonation: 429 when full (system:masters pass)
       slot = steps.inflight?.admit(info, user);
       const ctx = requestContext(info, user, req.headers['user-agent']);

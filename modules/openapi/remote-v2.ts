@@ -27,6 +27,12 @@ export type RemoteOpenApiV2Snapshot = RemoteSnapshot<Json>;
 const sha512 = (data: string | Uint8Array): string =>
   createHash('sha512').update(data).digest('hex').toUpperCase();
 
+/**
+ * Documents read from answers, by the answer's bytes: a server behind several group-versions (a sidecar's
+ * upstream, which shares one GET between them) has its document parsed and kept once, not once per entry.
+ */
+const parsed = new WeakMap<Buffer, RemoteFetched<Json>>();
+
 /** A backend's /openapi/v2 as JSON; rejects on any answer but a JSON object. */
 export async function fetchOpenApiV2(
   remote: RemoteApis,
@@ -34,7 +40,16 @@ export async function fetchOpenApiV2(
 ): Promise<RemoteFetched<Json>> {
   const r = await remote.get(service.apiService, '/openapi/v2', 'application/json');
   if (r.status !== 200) throw new Error(`/openapi/v2 answered ${r.status}`);
-  const text = r.body.toString('utf8');
+  let fetched = parsed.get(r.body);
+  if (!fetched) {
+    fetched = parseOpenApiV2(r.body);
+    parsed.set(r.body, fetched);
+  }
+  return fetched;
+}
+
+function parseOpenApiV2(body: Buffer): RemoteFetched<Json> {
+  const text = body.toString('utf8');
   const doc: unknown = JSON.parse(text);
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
     throw new Error('/openapi/v2 is no JSON object');

@@ -24,7 +24,9 @@ export interface RemoteV3Entry {
 export type RemoteOpenApiV3 = RemoteCache<RemoteV3Entry | null>;
 export type RemoteOpenApiV3Snapshot = RemoteSnapshot<RemoteV3Entry | null>;
 
-const v3Key = (s: RemoteGroupVersion): string => `apis/${s.group}/${s.version}`;
+/** the index key of a group-version; the core group's is `api/v1` (a sidecar's upstream publishes it) */
+const v3Key = (s: RemoteGroupVersion): string =>
+  s.group ? `apis/${s.group}/${s.version}` : `api/${s.version}`;
 
 /** The backend's /openapi/v3 entry for the group-version; rejects when its index cannot be read. */
 export async function fetchOpenApiV3Entry(

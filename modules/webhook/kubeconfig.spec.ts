@@ -6,6 +6,7 @@ import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
 import { readWebhookKubeconfig } from './kubeconfig.js';
+import { bearerOf } from './transport.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -48,7 +49,10 @@ describe('readWebhookKubeconfig', () => {
     assert.equal(c.ca, 'CA FILE');
     assert.equal(c.cert, 'CERT FILE');
     assert.equal(c.key, 'KEY FILE');
-    assert.equal(c.token, 'file-token');
+    // the token file is followed as it rotates: what goes out is its content now
+    assert.equal(c.token, undefined);
+    assert.equal(c.tokenFile, path.join(dir, 'token'));
+    assert.equal(bearerOf(c), 'file-token');
     assert.equal(c.insecureSkipTlsVerify, false);
   });
 

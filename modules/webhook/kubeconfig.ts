@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { isPlainObject } from '../api/index.js';
+import { fileToken } from './token-file.js';
 
 /** Where the webhook is and how to reach it, every file already read. */
 export interface WebhookConnection {
@@ -23,7 +24,7 @@ export interface WebhookConnection {
   key?: string;
   /** sent as `Authorization: Bearer` */
   token?: string;
-  /** where `token` came from: read again as it rotates (a projected service-account token) */
+  /** a file holding the bearer token, read again as it rotates (in-cluster: the service account's token) */
   tokenFile?: string;
   /** sent as `Authorization: Basic` */
   basic?: { username: string; password: string };
@@ -94,7 +95,8 @@ export async function readWebhookKubeconfig(file: string): Promise<WebhookConnec
     serverName: str(cluster, 'tls-server-name'),
     cert: certData ? base64(certData) : certFile ? await fromFile(certFile) : undefined,
     key: keyData ? base64(keyData) : keyFile ? await fromFile(keyFile) : undefined,
-    token: str(user, 'token') ?? (tokenFile ? (await fromFile(tokenFile)).trim() : undefined),
+    token: str(user, 'token'),
+    // read now (a missing file stops the start), then followed as it rotates
     tokenFile: str(user, 'token') === undefined && tokenFile ? path.resolve(dir, tokenFile) : undefined,
     basic: username ? { username, password: str(user, 'password') ?? '' } : undefined,
   };
@@ -102,7 +104,8 @@ export async function readWebhookKubeconfig(file: string): Promise<WebhookConnec
     throw new Error('client-certificate and client-key must be given together');
   if (connection.insecureSkipTlsVerify && connection.ca)
     throw new Error('specifying a root certificates file with the insecure flag is not allowed');
-  if (connection.token && connection.basic)
+  if (connection.tokenFile) fileToken(connection.tokenFile);
+  if ((connection.token || connection.tokenFile) && connection.basic)
     throw new Error('username/password or bearer token may be set, but not both');
   return connection;
 }

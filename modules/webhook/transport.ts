@@ -7,9 +7,14 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { servedRelease } from '../api/index.js';
-import { readFile } from 'node:fs/promises';
 import { atHostPath } from './host-path.js';
 import type { WebhookConnection } from './kubeconfig.js';
+import { fileToken } from './token-file.js';
+
+/** The bearer token a connection sends: its own, or its token file's current one. */
+export function bearerOf(connection: WebhookConnection): string | undefined {
+  return connection.token ?? (connection.tokenFile ? fileToken(connection.tokenFile) : undefined);
+}
 
 /** most bytes of an answer read; a review is a few hundred */
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -49,19 +54,14 @@ function statusMessage(body: string): string | undefined {
   return undefined;
 }
 
-/** client-go reads a token file again at most once a minute */
-const TOKEN_FILE_REFRESH_MS = 60_000;
-
 export class WebhookTransport {
   private readonly agent: HttpAgent;
-  private fileToken?: { value: string; readAt: number };
 
   constructor(
     private readonly connection: WebhookConnection,
     private readonly timeoutMs: number,
     /** most bytes of an answer read (reviews are small; converted lists are not) */
     private readonly maxAnswerBytes = MAX_ANSWER_BYTES,
-    private readonly tokenFileRefreshMs = TOKEN_FILE_REFRESH_MS,
   ) {
     const tls = {
       ca: connection.ca,
@@ -114,7 +114,7 @@ export class WebhookTransport {
     let wait = BACKOFF.initialMs;
     for (let attempt = 1; ; attempt++) {
       try {
-        return read(await this.once(method, url, body, deadline, await this.bearer()));
+        return read(await this.once(method, url, body, deadline));
       } catch (e) {
         const err = e instanceof WebhookError ? e : new WebhookError(String(e));
         const pause = wait * (1 + Math.random() * BACKOFF.jitter);
@@ -129,30 +129,14 @@ export class WebhookTransport {
     this.agent.destroy();
   }
 
-  /** The bearer token now: a token file (a rotating service-account token) is read again every minute. */
-  private async bearer(): Promise<string | undefined> {
-    const { token, tokenFile } = this.connection;
-    if (!tokenFile) return token;
-    const cached = this.fileToken;
-    if (cached && Date.now() - cached.readAt < this.tokenFileRefreshMs) return cached.value;
-    try {
-      const value = (await readFile(tokenFile, 'utf8')).trim();
-      this.fileToken = { value, readAt: Date.now() };
-      return value;
-    } catch {
-      // a file being replaced: the last token read stays until the next try
-      return cached?.value ?? token;
-    }
-  }
-
   private once(
     method: string,
     url: URL,
     body: { text: string; contentType: string } | undefined,
     deadline: number,
-    token: string | undefined,
   ): Promise<string> {
     const { basic } = this.connection;
+    const token = bearerOf(this.connection);
     const headers: Record<string, string> = {
       accept: 'application/json, */*',
       'user-agent': USER_AGENT,

@@ -8,6 +8,7 @@ import { validateShowHidden } from '../../modules/metrics/index.js';
 import { builtinDefinitions } from '../../modules/kinds/index.js';
 import { crdDefinition } from '../../modules/apiextensions/index.js';
 import { enabledControllers } from '../../modules/controllers/index.js';
+import { SERVICE_ACCOUNT_DIR, type UpstreamSource } from '../../modules/sidecar/index.js';
 import { AuthorizationFlagError, checkAuthorizationFlags } from '../../modules/authorization/index.js';
 import {
   ApiEnablement,
@@ -25,6 +26,7 @@ import {
   checkDelegationFlags,
   checkRequestHeaderFlags,
   checkServiceAccountFlags,
+  checkSidecarFlags,
 } from './flag-checks.js';
 import {
   boolean,
@@ -144,6 +146,14 @@ export interface Config {
   /** --apiservice-group-priority-minimum, --apiservice-version-priority */
   apiserviceGroupPriorityMinimum: number;
   apiserviceVersionPriority: number;
+  /** --upstream-kubeconfig FILE */
+  upstreamKubeconfig?: string;
+  /** --upstream-in-cluster */
+  upstreamInCluster: boolean;
+  /** sidecar mode (either flag above): the cluster every request this server does not serve goes to */
+  upstream?: UpstreamSource;
+  /** sidecar mode without --authentication-kubeconfig / --authorization-kubeconfig: delegated to the upstream */
+  delegatedToUpstream: { authentication: boolean; authorization: boolean };
   /** --controllers: the in-process controllers that run (checked at parse time) */
   controllers: string[];
   /** --feature-gates */
@@ -286,6 +296,17 @@ const flags: Record<string, FlagSpec> = {
     parse: count,
     help: 'versionPriority of the registered APIServices (default 15)',
   },
+  'upstream-kubeconfig': {
+    key: 'upstreamKubeconfig',
+    parse: (v) => path.resolve(v),
+    help: 'sidecar mode: kubeconfig of the cluster that serves every request for groups this server does not serve',
+  },
+  'upstream-in-cluster': {
+    key: 'upstreamInCluster',
+    parse: boolean,
+    bool: true,
+    help: "sidecar mode: the upstream is the Pod's own cluster (KUBERNETES_SERVICE_HOST/PORT, its service account)",
+  },
   'max-mutating-requests-inflight': {
     key: 'maxMutatingRequestsInflight',
     parse: count,
@@ -357,6 +378,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     authorizationWebhookTimeoutMs: 30_000,
     controllers: [],
     builtinApis: true,
+    upstreamInCluster: false,
+    delegatedToUpstream: { authentication: false, authorization: false },
     tlsSans: [],
     apiserviceGroupPriorityMinimum: 1000,
     apiserviceVersionPriority: 15,
@@ -410,6 +433,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     else fields[spec.key] = spec.parse(value, `--${name}`);
     given.add(name);
   }
+  config.upstream = upstreamSource(config, env);
+  checkSidecarFlags(config, given);
   if (!config.builtinApis) {
     // stored (controllers and authorizers still read them), not served; CRDs define what is
     mapValues['runtime-config'].unshift('api/all=false,apiextensions.k8s.io/v1=true');
@@ -447,6 +472,24 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     throw new ConfigError('migrate needs --database-url (or DATABASE_URL)');
   }
   return config;
+}
+
+/**
+ * Sidecar mode's upstream: a kubeconfig, or the Pod's cluster (client-go's InClusterConfig: the service's address
+ * from the environment, read here as config is read once, and the mounted service account).
+ */
+function upstreamSource(config: Config, env: Record<string, string | undefined>): UpstreamSource | undefined {
+  if (config.upstreamKubeconfig && config.upstreamInCluster)
+    throw new ConfigError('--upstream-kubeconfig and --upstream-in-cluster exclude each other');
+  if (config.upstreamKubeconfig) return { kubeconfig: config.upstreamKubeconfig };
+  if (!config.upstreamInCluster) return undefined;
+  const host = env.KUBERNETES_SERVICE_HOST;
+  const port = env.KUBERNETES_SERVICE_PORT;
+  if (!host || !port)
+    throw new ConfigError(
+      '--upstream-in-cluster: unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined',
+    );
+  return { inCluster: { host, port, serviceAccountDir: SERVICE_ACCOUNT_DIR } };
 }
 
 /** Nest injection token for the Config. */

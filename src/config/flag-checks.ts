@@ -88,6 +88,25 @@ export function checkAggregationFlags(config: Config): void {
     throw new ConfigError('--apiservice-version-priority must be between 1 and 1000');
 }
 
+/**
+ * Sidecar mode serves its CRD groups only (so --builtin-apis is false unless given; true is refused: the core
+ * group and the built-in groups are the upstream's). Authentication and authorization are delegated to the
+ * upstream unless their own kubeconfig, or local authorization flags, say otherwise.
+ */
+export function checkSidecarFlags(config: Config, given: ReadonlySet<string>): void {
+  if (!config.upstream) return;
+  if (given.has('builtin-apis') && config.builtinApis)
+    throw new ConfigError(
+      '--builtin-apis=true cannot be used in sidecar mode (--upstream-*): the upstream serves the built-in groups',
+    );
+  config.builtinApis = false;
+  config.delegatedToUpstream = {
+    authentication: !given.has('authentication-kubeconfig'),
+    authorization:
+      !given.has('authorization-kubeconfig') && !LOCAL_AUTHORIZATION_FLAGS.some((f) => given.has(f)),
+  };
+}
+
 /** what --authorization-kubeconfig replaces: a delegating server authorizes only through its host */
 const LOCAL_AUTHORIZATION_FLAGS = [
   'authorization-mode',
@@ -114,7 +133,7 @@ const named = (flags: string[]) => flags.map((f) => `--${f}`).join(', ');
  * (10s) apply where no TTL flag was given.
  */
 export function checkDelegationFlags(config: Config, given: ReadonlySet<string>): void {
-  if (config.authorizationKubeconfig !== undefined) {
+  if (config.authorizationKubeconfig !== undefined || config.delegatedToUpstream.authorization) {
     const local = LOCAL_AUTHORIZATION_FLAGS.filter((f) => given.has(f));
     if (local.length > 0)
       throw new ConfigError(
@@ -131,7 +150,7 @@ export function checkDelegationFlags(config: Config, given: ReadonlySet<string>)
       '--authorization-always-allow-paths needs --authorization-kubeconfig (a server that authorizes itself allows paths by its own policy)',
     );
   }
-  if (config.authenticationKubeconfig !== undefined) {
+  if (config.authenticationKubeconfig !== undefined || config.delegatedToUpstream.authentication) {
     const webhook = TOKEN_WEBHOOK_FLAGS.filter((f) => given.has(f));
     if (webhook.length > 0)
       throw new ConfigError(

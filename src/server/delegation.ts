@@ -11,7 +11,7 @@ import {
   type DelegatedAuthentication,
 } from '../../modules/authentication/index.js';
 import type { DelegatedAuthorization } from '../../modules/authorization/index.js';
-import { WebhookTransport } from '../../modules/webhook/index.js';
+import { WebhookTransport, type WebhookConnection } from '../../modules/webhook/index.js';
 import type { Config } from '../config/config.js';
 import type { ClientTrust } from './client-trust.js';
 
@@ -23,16 +23,23 @@ export interface Delegation {
   namespaces?: NamespaceSource;
 }
 
+/**
+ * `upstream`: a sidecar's upstream cluster, the host of whatever no kubeconfig flag names (kube's delegating
+ * options fall back to the in-cluster config the same way).
+ */
 export async function delegation(
   config: Config,
   trust: ClientTrust,
   warn: (message: string) => void,
+  upstream?: WebhookConnection,
 ): Promise<Delegation> {
   const out: Delegation = {};
-  if (config.authenticationKubeconfig) {
+  const viaUpstream = upstream ? config.delegatedToUpstream : { authentication: false, authorization: false };
+  if (config.authenticationKubeconfig || viaUpstream.authentication) {
     out.authentication = await loadDelegatedAuthentication(
       {
         kubeconfig: config.authenticationKubeconfig,
+        connection: config.authenticationKubeconfig ? undefined : upstream,
         cacheTtlMs: config.authenticationTokenWebhookCacheTtlMs,
         skipLookup: config.authenticationSkipLookup,
         tolerateLookupFailure: config.authenticationTolerateLookupFailure,
@@ -46,9 +53,11 @@ export async function delegation(
       warn,
     );
   }
-  if (config.authorizationKubeconfig) {
+  if (config.authorizationKubeconfig || viaUpstream.authorization) {
     out.authorization = {
-      connection: await hostConnection(config.authorizationKubeconfig, '--authorization-kubeconfig'),
+      connection: config.authorizationKubeconfig
+        ? await hostConnection(config.authorizationKubeconfig, '--authorization-kubeconfig')
+        : upstream!,
       authorizedTtlMs: config.authorizationWebhookCacheAuthorizedTtlMs,
       unauthorizedTtlMs: config.authorizationWebhookCacheUnauthorizedTtlMs,
       alwaysAllowPaths: config.authorizationAlwaysAllowPaths,
@@ -60,6 +69,9 @@ export async function delegation(
     out.namespaces = new HostNamespaces(
       new WebhookTransport(await hostConnection(core, flag), HOST_TIMEOUT_MS),
     );
+  } else if (upstream) {
+    // a sidecar's custom resources live in the upstream's namespaces
+    out.namespaces = new HostNamespaces(new WebhookTransport(upstream, HOST_TIMEOUT_MS));
   }
   return out;
 }

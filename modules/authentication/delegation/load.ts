@@ -20,7 +20,9 @@ export const TOKEN_REVIEW_PATH = '/apis/authentication.k8s.io/v1/tokenreviews';
 
 export interface DelegatedAuthenticationFlags {
   /** --authentication-kubeconfig */
-  kubeconfig: string;
+  kubeconfig?: string;
+  /** the host already read (a sidecar's upstream) when no kubeconfig names it */
+  connection?: WebhookConnection;
   /** --authentication-token-webhook-cache-ttl (kube's delegating default: 10s) */
   cacheTtlMs: number;
   /** --authentication-skip-lookup */
@@ -50,7 +52,8 @@ export async function loadDelegatedAuthentication(
   choice: HostTrustChoice,
   log: (message: string) => void,
 ): Promise<DelegatedAuthentication> {
-  const connection = await hostConnection(flags.kubeconfig, '--authentication-kubeconfig');
+  const connection =
+    flags.connection ?? (await hostConnection(flags.kubeconfig ?? '', '--authentication-kubeconfig'));
   const loaded: DelegatedAuthentication = {
     webhook: {
       connection: atHostPath(connection, TOKEN_REVIEW_PATH),
