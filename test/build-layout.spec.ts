@@ -49,12 +49,19 @@ describe('build layout', () => {
     );
     // bench starts servers the way the e2e tests do (server.ts), bench/create --auth=all configures every
     // authentication method with the tests' certificates and token webhook, and bench/aggregation sets up the
-    // aggregation e2e's pair of servers (aggregation.ts, with its database and RBAC helpers)
+    // aggregation e2e's pair of servers (aggregation.ts, with its database and RBAC helpers) and bench/sidecar the
+    // sidecar e2e's (sidecar.ts)
     assert.deepEqual(
       files.filter((f) => f.startsWith(`test${path.sep}`)).sort(),
-      ['aggregation.ts', 'certificates.ts', 'database.ts', 'rbac.ts', 'server.ts', 'token-webhook.ts'].map(
-        (f) => path.join('test', 'support', f),
-      ),
+      [
+        'aggregation.ts',
+        'certificates.ts',
+        'database.ts',
+        'rbac.ts',
+        'server.ts',
+        'sidecar.ts',
+        'token-webhook.ts',
+      ].map((f) => path.join('test', 'support', f)),
     );
   });
 
