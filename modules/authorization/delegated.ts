@@ -2,12 +2,11 @@
  * A delegating server's authorization (kube's DelegatingAuthorizationOptions, --authorization-kubeconfig):
  * the always-allowed paths, then system:masters, then the host, asked with a SubjectAccessReview
  * (authorization.k8s.io/v1) whose allows and denials are each kept 10 s by default. Nothing local is asked
- * (no RBAC objects needed here). A host that cannot answer has no opinion, so the request is refused with 403
- * and the failure as its reason (kube would answer 500; a host that is down is no fault of this server's).
+ * (no RBAC objects needed here). A host that cannot answer makes the request fail with 500, as kube's
+ * delegating authorizer does (an authorizer's error is an internal error, never cached).
  */
 import type { WebhookConnection, WebhookTransport } from '../webhook/index.js';
 import { AlwaysAllowPathsAuthorizer } from './always-allow-paths.js';
-import type { Attributes, Authorizer, RulesAnswer, Verdict } from './authorizer.js';
 import { AuthorizerChain } from './chain.js';
 import { PrivilegedGroupsAuthorizer } from './privileged-groups.js';
 import { WebhookAuthorizer, type WebhookAuthorizerOptions } from './webhook.js';
@@ -28,21 +27,6 @@ export interface DelegatedAuthorization {
   alwaysAllowPaths: readonly string[];
 }
 
-/** The host's answer; when it could not be asked, no opinion with the failure as the reason (a 403, not a 500). */
-export class HostAuthorizer implements Authorizer {
-  constructor(private readonly webhook: WebhookAuthorizer) {}
-
-  async authorize(a: Attributes): Promise<Verdict> {
-    const verdict = await this.webhook.authorize(a);
-    if (!verdict.evaluationError) return verdict;
-    return { decision: 'noOpinion', reason: verdict.evaluationError };
-  }
-
-  rulesFor(): Promise<RulesAnswer> {
-    return this.webhook.rulesFor();
-  }
-}
-
 export function delegatedChain(
   o: DelegatedAuthorization,
   transport: Pick<WebhookTransport, 'post'>,
@@ -51,14 +35,12 @@ export function delegatedChain(
   return new AuthorizerChain([
     new AlwaysAllowPathsAuthorizer(o.alwaysAllowPaths),
     new PrivilegedGroupsAuthorizer(),
-    new HostAuthorizer(
-      new WebhookAuthorizer(transport, {
-        ...webhook,
-        version: 'v1',
-        authorizedTtlMs: o.authorizedTtlMs,
-        unauthorizedTtlMs: o.unauthorizedTtlMs,
-        decisionOnError: 'noOpinion',
-      }),
-    ),
+    new WebhookAuthorizer(transport, {
+      ...webhook,
+      version: 'v1',
+      authorizedTtlMs: o.authorizedTtlMs,
+      unauthorizedTtlMs: o.unauthorizedTtlMs,
+      decisionOnError: 'noOpinion',
+    }),
   ]);
 }

@@ -36,7 +36,6 @@ export {
 } from './always-allow-paths.js';
 export {
   delegatedChain,
-  HostAuthorizer,
   DELEGATED_AUTHORIZED_TTL_MS,
   DELEGATED_UNAUTHORIZED_TTL_MS,
   SUBJECT_ACCESS_REVIEW_PATH,
