@@ -352,9 +352,11 @@ describe('CustomResourceDefinitions with kubectl', () => {
     });
     assert.equal(refused.status, 405);
     assert.equal(refused.json.message, 'create not allowed while custom resource definition is terminating');
-    const stillThere = await s.request('GET', '/apis/tools.pgkube.io/v1/namespaces/default/gizmos/held');
-    assert.equal(stillThere.status, 200);
-    assert.ok(stillThere.json.metadata.deletionTimestamp, 'the object is being deleted');
+    // the condition is written as the controller begins deleting: the object's delete may land just after
+    await eventually(async () => {
+      const held = await s.request('GET', '/apis/tools.pgkube.io/v1/namespaces/default/gizmos/held');
+      return held.status === 200 && !!held.json.metadata.deletionTimestamp;
+    }, 'the object is being deleted, and held by its finalizer');
     await k([
       'patch',
       'gizmo',
