@@ -5,10 +5,8 @@
  * Go representation; here they are sorted by port number, protocol and name, and by first address.
  */
 import { isPlainObject } from '../../api/index.js';
+import { listAt, strAt, type Obj } from '../values.js';
 
-type Obj = Record<string, unknown>;
-const listAt = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const strAt = (v: unknown): string => (typeof v === 'string' ? v : '');
 const uidOf = (addr: Obj): string => (isPlainObject(addr.targetRef) ? strAt(addr.targetRef.uid) : '');
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -17,6 +17,7 @@ import {
 import { ageColumn, nameColumn } from '../columns.js';
 import { repackSubsets } from './endpoints-repack.js';
 import { portProtocols } from './service-validation.js';
+import { objAt, listAt, strAt, type Obj } from '../values.js';
 
 const coreV1 = 'io.k8s.api.core.v1';
 
@@ -70,11 +71,6 @@ const schema = kindSchema({
     ),
   },
 });
-
-type Obj = Record<string, unknown>;
-const objAt = (v: unknown): Obj => (isPlainObject(v) ? v : {});
-const listAt = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const strAt = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 function validateAddress(address: Obj, path: string): FieldError[] {
   const ip = strAt(address.ip);

@@ -1,11 +1,8 @@
 /** kubectl get services: kube's service printer (Type, Cluster-IP, External-IP, Port(s), wide Selector). */
 import type { PrinterColumn } from '../../registry/index.js';
-import { isPlainObject, type KubeObject } from '../../api/index.js';
+import type { KubeObject } from '../../api/index.js';
+import { objAt, listAt, strAt, type Obj } from '../values.js';
 
-type Obj = Record<string, unknown>;
-const objAt = (v: unknown): Obj => (isPlainObject(v) ? v : {});
-const listAt = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const strAt = (v: unknown): string => (typeof v === 'string' ? v : '');
 const spec = (obj: KubeObject): Obj => objAt(obj.spec);
 
 /** "80/TCP,443:30443/TCP" */

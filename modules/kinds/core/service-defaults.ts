@@ -7,10 +7,10 @@
 import { isDeepStrictEqual as deepEqual } from 'node:util';
 import { isPlainObject, type KubeObject } from '../../api/index.js';
 import { isIPv6String } from '../../validation/index.js';
-import { externallyAccessible, isHeadless, needsHealthCheck } from './service-validation.js';
+import { isHeadless } from './service-cluster-ips.js';
+import { externallyAccessible, needsHealthCheck } from './service-validation.js';
+import { listAt, type Obj } from '../values.js';
 
-type Obj = Record<string, unknown>;
-const listAt = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export const defaultClientIPAffinitySeconds = 10800;
 
 function specRecord(obj: KubeObject): Obj {

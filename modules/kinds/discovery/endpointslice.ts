@@ -27,6 +27,7 @@ import {
   validateNonSpecialIP,
 } from '../../validation/index.js';
 import { ageColumn, nameColumn } from '../columns.js';
+import { objAt, listAt, strAt, type Obj } from '../values.js';
 
 const discoveryV1 = 'io.k8s.api.discovery.v1';
 export const addressTypes = ['FQDN', 'IPv4', 'IPv6'];
@@ -119,11 +120,6 @@ const schema = kindSchema({
   },
   required: ['addressType', 'endpoints'],
 });
-
-type Obj = Record<string, unknown>;
-const objAt = (v: unknown): Obj => (isPlainObject(v) ? v : {});
-const listAt = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const strAt = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 function validateAddress(type: string, address: string, path: string): FieldError[] {
   switch (type) {
