@@ -11,7 +11,6 @@
  *   npm run build && node dist/bench/aggregation.js [--gets=4000] [--events=300]
  */
 import { mkdtemp } from 'node:fs/promises';
-import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -21,75 +20,13 @@ import {
   widget,
   WIDGETS,
 } from '../test/support/aggregation.js';
-import { startServer, type TestServer } from '../test/support/server.js';
+import { startServer } from '../test/support/server.js';
+import { compareGets, compareWatchEvents, type Route } from './proxy-latency.js';
 import { arg } from './support.js';
 
 const GETS = Number(arg('gets', '4000'));
 const EVENTS = Number(arg('events', '300'));
-const BLOCK = 200;
 const TOKEN = 'alice-token';
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-function summary(samples: number[]): { p50: number; p90: number; p99: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99) };
-}
-
-const ms = (n: number) => n.toFixed(3);
-
-function get(server: TestServer, agent: Agent, path: string): Promise<number> {
-  const url = new URL(path, server.url);
-  const started = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { agent, ca: server.ca, headers: { authorization: `Bearer ${TOKEN}`, accept: 'application/json' } },
-      (res) => {
-        res.resume();
-        res.once('end', () => {
-          if (res.statusCode !== 200) return reject(new Error(`GET ${url}: ${res.statusCode}`));
-          resolve(Number(process.hrtime.bigint() - started) / 1e6);
-        });
-      },
-    );
-    req.once('error', reject);
-    req.end();
-  });
-}
-
-/** A watch whose ADDED events are timed by name as they arrive. */
-function watch(
-  server: TestServer,
-  resourceVersion: string,
-  arrived: Map<string, bigint>,
-): Promise<() => void> {
-  const url = new URL(`${WIDGETS}?watch=1&resourceVersion=${resourceVersion}`, server.url);
-  return new Promise((resolve, reject) => {
-    const req = request(url, { ca: server.ca, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`watch ${url}: ${res.statusCode}`));
-      let buffered = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffered += chunk;
-        let nl: number;
-        while ((nl = buffered.indexOf('\n')) >= 0) {
-          const event = JSON.parse(buffered.slice(0, nl)) as {
-            type: string;
-            object: { metadata: { name: string } };
-          };
-          buffered = buffered.slice(nl + 1);
-          if (event.type === 'ADDED') arrived.set(event.object.metadata.name, process.hrtime.bigint());
-        }
-      });
-      resolve(() => req.destroy());
-    });
-    req.once('error', reject);
-    req.end();
-  });
-}
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pgkube-bench-aggregation-'));
@@ -110,61 +47,21 @@ async function main(): Promise<void> {
     }
     const created = await b.request('POST', WIDGETS, { body: widget('w1', 1) });
     if (created.status !== 201) throw new Error(created.text);
-
-    // 1. GETs, interleaved blocks
-    const agents = {
-      a: new Agent({ keepAlive: true, maxSockets: 1 }),
-      b: new Agent({ keepAlive: true, maxSockets: 1 }),
-    };
-    const samples: Record<'a' | 'b', number[]> = { a: [], b: [] };
-    const target = `${WIDGETS}/w1`;
-    for (const who of ['a', 'b'] as const)
-      for (let i = 0; i < 100; i++) await get(who === 'a' ? a : b, agents[who], target);
-    for (let done = 0; done < GETS; done += BLOCK) {
-      const order = (done / BLOCK) % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
-      for (const who of order)
-        for (let i = 0; i < BLOCK; i++)
-          samples[who].push(await get(who === 'a' ? a : b, agents[who], target));
-    }
-    const throughA = summary(samples.a);
-    const atB = summary(samples.b);
-    console.log(`GET one widget, ${samples.a.length} each (ms)   p50      p90      p99`);
-    console.log(
-      `  through A (proxied)          ${ms(throughA.p50)}   ${ms(throughA.p90)}   ${ms(throughA.p99)}`,
-    );
-    console.log(`  straight to B                ${ms(atB.p50)}   ${ms(atB.p90)}   ${ms(atB.p99)}`);
-    console.log(
-      `  proxy adds at p50: ${ms(throughA.p50 - atB.p50)} ms (ratio ${(throughA.p50 / atB.p50).toFixed(2)})`,
-    );
-
-    // 2. watch events
+    const via: Route = { label: 'through A (proxied)', server: a, token: TOKEN };
+    const straight: Route = { label: 'straight to B', server: b, token: TOKEN };
+    await compareGets(via, straight, `${WIDGETS}/w1`, GETS);
     const rv = (await b.request('GET', WIDGETS)).json.metadata.resourceVersion as string;
-    const arrivedA = new Map<string, bigint>();
-    const arrivedB = new Map<string, bigint>();
-    const stops = [await watch(a, rv, arrivedA), await watch(b, rv, arrivedB)];
-    const latency: Record<'a' | 'b', number[]> = { a: [], b: [] };
-    for (let i = 0; i < EVENTS; i++) {
-      const name = `e${i}`;
-      const started = process.hrtime.bigint();
-      const r = await b.request('POST', WIDGETS, { body: widget(name, 1) });
-      if (r.status !== 201) throw new Error(r.text);
-      while (!arrivedA.has(name) || !arrivedB.has(name)) await new Promise((res) => setImmediate(res));
-      latency.a.push(Number(arrivedA.get(name)! - started) / 1e6);
-      latency.b.push(Number(arrivedB.get(name)! - started) / 1e6);
-    }
-    for (const stop of stops) stop();
-    const wa = summary(latency.a);
-    const wb = summary(latency.b);
-    console.log(`watch: create at B → ADDED delivered, ${EVENTS} events (ms)   p50      p90      p99`);
-    console.log(
-      `  through A (proxied)                          ${ms(wa.p50)}   ${ms(wa.p90)}   ${ms(wa.p99)}`,
+    await compareWatchEvents(
+      via,
+      straight,
+      WIDGETS,
+      rv,
+      async (name) => {
+        const r = await b.request('POST', WIDGETS, { body: widget(name, 1) });
+        if (r.status !== 201) throw new Error(r.text);
+      },
+      EVENTS,
     );
-    console.log(
-      `  straight to B                                ${ms(wb.p50)}   ${ms(wb.p90)}   ${ms(wb.p99)}`,
-    );
-    console.log(`  proxy adds at p50: ${ms(wa.p50 - wb.p50)} ms`);
-    agents.a.destroy();
-    agents.b.destroy();
   } finally {
     await b.stop();
     await a.stop();
