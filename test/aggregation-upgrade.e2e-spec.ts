@@ -8,16 +8,11 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer, type Server } from 'node:https';
-import type { IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Duplex } from 'node:stream';
 import { connect, type TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
-import { issue } from '../src/pki/certificates.js';
-import { testCa } from './support/certificates.js';
+import { echoBackend, type EchoBackend } from './support/echo-backend.js';
 import { eventually } from './support/eventually.js';
 import { hostTokenFile } from './support/aggregation.js';
 import { grant, user } from './support/rbac.js';
@@ -26,19 +21,9 @@ import { useServer } from './support/use-server.js';
 const GROUP = 'echo.example.com';
 const EXEC = `/apis/${GROUP}/v1/namespaces/default/sessions/s1/exec?command=cat`;
 
-/** what the backend saw of upgrade requests */
-const seen: IncomingMessage[] = [];
-
-async function echoBackend(): Promise<{ server: Server; port: number; ca: string }> {
-  const ca = await testCa('echo-ca');
-  const serving = await issue(ca.signer, {
-    commonName: 'echo-api',
-    usage: 'server',
-    notAfter: new Date(Date.now() + 3600_000),
-    dnsNames: ['echo-api.pgkube.svc'],
-  });
-  const server = createServer({ cert: serving.cert, key: serving.key }, (req, res) => {
-    // discovery: what the availability check asks
+/** The backend: discovery answered (what the availability check asks), upgrades echoed. */
+function discoveryBackend(): Promise<EchoBackend> {
+  return echoBackend({ dnsNames: ['echo-api.pgkube.svc'] }, (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
       JSON.stringify({
@@ -49,15 +34,6 @@ async function echoBackend(): Promise<{ server: Server; port: number; ca: string
       }),
     );
   });
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    seen.push(req);
-    socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n\r\n');
-    if (head.length > 0) socket.write(head);
-    socket.pipe(socket);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { server, port: (server.address() as AddressInfo).port, ca: ca.cert };
 }
 
 /** Sends an upgrade request to pgkube and collects what comes back. */
@@ -93,14 +69,14 @@ async function upgradeThrough(url: string, ca: string, token: string, after101: 
 }
 
 describe('upgrade requests through the host', () => {
-  let backend: Awaited<ReturnType<typeof echoBackend>>;
+  let backend: EchoBackend;
   const a = useServer(async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'pgkube-upgrade-'));
     return { args: [`--token-auth-file=${await hostTokenFile(dir)}`] };
   });
 
   before(async () => {
-    backend = await echoBackend();
+    backend = await discoveryBackend();
     await grant(
       a,
       'exec-sessions',
@@ -145,15 +121,14 @@ describe('upgrade requests through the host', () => {
   });
 
   after(() => {
-    backend?.server.closeAllConnections();
-    backend?.server.close();
+    backend?.close();
   });
 
   it('relays the 101 and then every byte both ways; the backend sees the caller, not the token', async () => {
     const received = await upgradeThrough(a.url, a.ca, 'alice-token', 'hello over SPDY');
     assert.match(received, /^HTTP\/1\.1 101 Switching Protocols\r\n/);
     assert.ok(received.endsWith('\r\n\r\nhello over SPDY'), received);
-    const req = seen.at(-1)!;
+    const req = backend.seen.at(-1)!;
     assert.equal(req.url, EXEC);
     assert.equal(req.headers.upgrade, 'SPDY/3.1');
     assert.equal(req.headers['x-stream-protocol-version'], 'v4.channel.k8s.io');
@@ -162,12 +137,12 @@ describe('upgrade requests through the host', () => {
   });
 
   it('a caller A does not allow is refused by A with a Status; the backend never hears of it', async () => {
-    const before = seen.length;
+    const before = backend.seen.length;
     const received = await upgradeThrough(a.url, a.ca, 'bob-token', 'x');
     assert.match(received, /^HTTP\/1\.1 403 Forbidden\r\n/);
     assert.match(received, /"reason":"Forbidden"/);
     assert.match(received, /User \\"bob\\" cannot create resource \\"sessions\/exec\\"/);
-    assert.equal(seen.length, before);
+    assert.equal(backend.seen.length, before);
   });
 
   it('an upgrade request for what pgkube serves itself is answered as an ordinary request, as kube does', async () => {

@@ -11,12 +11,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
-import { createServer, type Server } from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Duplex } from 'node:stream';
 import { connect, type TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -28,14 +25,14 @@ import {
   type V1ConfigMap,
 } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
-import { issue } from '../src/pki/certificates.js';
 import { WIDGETS, widget } from './support/aggregation.js';
-import { clientCertificate, dataDirCa, testCa } from './support/certificates.js';
+import { clientCertificate, dataDirCa } from './support/certificates.js';
 import { eventually } from './support/eventually.js';
 import { kubectl, kubectlBinary } from './support/kubectl.js';
 import { series } from './support/prometheus.js';
 import { grant, group } from './support/rbac.js';
 import { kubeconfigAt, startSidecar, type Sidecar } from './support/sidecar.js';
+import { echoBackend, type EchoBackend } from './support/echo-backend.js';
 import { useServer } from './support/use-server.js';
 
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
@@ -249,19 +246,9 @@ describe('sidecar: widgets here, everything else from the upstream', () => {
   });
 });
 
-/** what the test upstream saw of upgrade requests */
-const seen: IncomingMessage[] = [];
-
 /** A TLS upstream answering discovery with nothing, namespaces as active, and upgrades with 101 and an echo. */
-async function echoUpstream(): Promise<{ server: Server; port: number; ca: string }> {
-  const ca = await testCa('echo-upstream-ca');
-  const serving = await issue(ca.signer, {
-    commonName: 'upstream',
-    usage: 'server',
-    notAfter: new Date(Date.now() + 3600_000),
-    ipAddresses: ['127.0.0.1'],
-  });
-  const server = createServer({ cert: serving.cert, key: serving.key }, (req, res) => {
+function echoUpstream(): Promise<EchoBackend> {
+  return echoBackend({ ipAddresses: ['127.0.0.1'] }, (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     if (req.url === '/api') res.end(JSON.stringify({ kind: 'APIVersions', versions: ['v1'] }));
     else if (req.url === '/apis') res.end(JSON.stringify({ kind: 'APIGroupList', groups: [] }));
@@ -277,19 +264,10 @@ async function echoUpstream(): Promise<{ server: Server; port: number; ca: strin
       );
     else res.end(JSON.stringify({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: {}, items: [] }));
   });
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    seen.push(req);
-    socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n\r\n');
-    if (head.length > 0) socket.write(head);
-    socket.pipe(socket);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { server, port: (server.address() as AddressInfo).port, ca: ca.cert };
 }
 
 describe('sidecar: upgrade requests and an upstream that is gone', () => {
-  let echo: Awaited<ReturnType<typeof echoUpstream>>;
+  let echo: EchoBackend;
   let side: Sidecar;
 
   before(async () => {
@@ -320,8 +298,7 @@ describe('sidecar: upgrade requests and an upstream that is gone', () => {
   });
 
   after(async () => {
-    echo?.server.closeAllConnections();
-    echo?.server.close();
+    echo?.close();
     await side?.stop();
   });
 
@@ -348,7 +325,7 @@ describe('sidecar: upgrade requests and an upstream that is gone', () => {
     await eventually(() => received.endsWith('hello over SPDY'), `the echo: ${JSON.stringify(received)}`);
     socket.destroy();
     assert.match(received, /^HTTP\/1\.1 101 Switching Protocols\r\n/);
-    const req = seen.at(-1)!;
+    const req = echo.seen.at(-1)!;
     assert.equal(req.url, exec);
     assert.equal(req.headers.authorization, 'Bearer caller-token');
     assert.equal(req.headers.upgrade, 'SPDY/3.1');
@@ -356,8 +333,7 @@ describe('sidecar: upgrade requests and an upstream that is gone', () => {
   });
 
   it('the upstream stopped: 503 ServiceUnavailable as a Status', async () => {
-    echo.server.closeAllConnections();
-    echo.server.close();
+    echo.close();
     const r = await side.sidecar.request('GET', CONFIGMAPS, { token: 'caller-token' });
     assert.equal(r.status, 503, r.text);
     assert.equal(r.json.kind, 'Status');
