@@ -1,9 +1,10 @@
 /**
  * charts/pgkube: `helm lint --strict` and `helm template` with the default values and every ci/*.yaml, what
  * they render (an aggregated pgkube: flags, TLS, APIServices, delegation RBAC), and every rendered manifest
- * validated: the kinds pgkube serves by a live pgkube (`kubectl apply --dry-run=server --validate=strict`, its
- * v1.32 schemas and kube's validation), the others offline (test/support/chart.ts). Also examples/sidecar
- * (`kubectl kustomize`) and the Dockerfile.
+ * validated against Kubernetes v1.32's OpenAPI definitions (test/support/kube-schema.ts; the ServiceMonitor
+ * against prometheus-operator's), the kinds pgkube serves also by a live pgkube (`kubectl apply
+ * --dry-run=server --validate=strict`: kube's validation too). Also examples/sidecar (`kubectl kustomize`) and
+ * the Dockerfile.
  */
 import assert from 'node:assert/strict';
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
@@ -44,6 +45,11 @@ const one = (ms: Manifest[], kind: string, name?: string) => {
   assert.equal(found.length, 1, `one ${kind} ${name ?? ''}: ${found.length}`);
   return found[0];
 };
+/** The CustomResourceDefinitions in the api-definitions ConfigMap, as manifests. */
+const definitionsOf = (ms: Manifest[]) =>
+  find(ms, 'ConfigMap', 'pgkube-api-definitions').flatMap((cm) =>
+    Object.values<string>(cm.data ?? {}).map((text) => parse(text) as Manifest),
+  );
 const b64 = (s: string) => Buffer.from(s, 'base64').toString('utf8');
 const pems = (bundle: string) =>
   bundle.match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ?? [];
@@ -72,10 +78,10 @@ describe('charts/pgkube', () => {
       assert.match(r.stdout, /1 chart\(s\) linted, 0 chart\(s\) failed/);
     });
 
-    it(`offline schemas: ${set.name}`, async () => {
+    it(`v1.32 schemas: ${set.name}`, async () => {
       const manifests = rendered.get(set.name)!;
-      assert.deepEqual(await validateOffline(manifests), []);
-      for (const m of manifests) assert.ok(isServed(m) || isOfflineKind(m), `${m.kind} is validated`);
+      for (const m of manifests) assert.ok(isOfflineKind(m), `${m.kind} has a schema`);
+      assert.deepEqual(await validateOffline([...manifests, ...definitionsOf(manifests)]), []);
     });
   }
 
@@ -83,24 +89,46 @@ describe('charts/pgkube', () => {
     const ms = rendered.get('ci/widgets-values.yaml')!;
     const deployment = structuredClone(one(ms, 'Deployment'));
     deployment.spec.template.spec.containers[0].livenessProbe.httpGet.sheme = 'HTTPS';
+    deployment.spec.replicas = '2';
     const pdb = structuredClone(one(ms, 'PodDisruptionBudget'));
     pdb.spec.maxUnavailable = { one: 1 };
     const monitor = structuredClone(one(ms, 'ServiceMonitor'));
     monitor.spec.endpoints[0].intervall = '1m';
     const statefulSet = structuredClone(one(ms, 'StatefulSet'));
     delete statefulSet.spec.template.spec.containers[0].name;
+    statefulSet.spec.template.spec.containers[0].resources = { requests: { memory: '1 GB' } };
+    const policy = structuredClone(find(ms, 'NetworkPolicy')[0]);
+    policy.spec.ingress = {};
+    const service = structuredClone(one(ms, 'Service', 'pgkube'));
+    service.spec.ports[0].targetPorts = 'https';
     const unknown = { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'x' } };
-    const errors = await validateOffline([deployment, pdb, monitor, statefulSet, unknown]);
+    const errors = await validateOffline([deployment, pdb, monitor, statefulSet, policy, service, unknown]);
     const about = (prefix: string, pattern: RegExp) =>
       assert.ok(
         errors.some((e) => e.startsWith(prefix) && pattern.test(e)),
         `${prefix} ${pattern}: ${errors.join('\n')}`,
       );
-    about('Deployment pgkube/pgkube', /sheme\W+ does not exist/);
-    about('PodDisruptionBudget pgkube/pgkube', /maxUnavailable/);
+    about('Deployment pgkube/pgkube', /livenessProbe\.httpGet\.sheme: unknown field/);
+    about('Deployment pgkube/pgkube', /spec\.replicas: must be an integer, not "2"/);
+    about('PodDisruptionBudget pgkube/pgkube', /spec\.maxUnavailable: must be an integer or a string/);
     about('ServiceMonitor pgkube/pgkube', /intervall\W+ does not exist/);
-    about('StatefulSet pgkube/pgkube-postgresql', /required property name/);
-    about('Thing x', /no schema for example\.com\/v1\/Thing/);
+    about('StatefulSet pgkube/pgkube-postgresql', /containers\[0\]\.name: required value/);
+    about('StatefulSet pgkube/pgkube-postgresql', /requests\["memory"\]: must be a quantity, not "1 GB"/);
+    about('NetworkPolicy pgkube/pgkube', /spec\.ingress: must be a list/);
+    about('Service pgkube/pgkube', /spec\.ports\[0\]\.targetPorts: unknown field/);
+    about('Thing x', /no v1\.32 schema for example\.com\/v1\/Thing/);
+    assert.equal(errors.length, 9, errors.join('\n'));
+  });
+
+  it('the schemas are v1.32’s: a field added in v1.33 is unknown, one added in v1.32 is known', async () => {
+    const deployment = structuredClone(one(rendered.get('default values')!, 'Deployment'));
+    const pod = deployment.spec.template.spec;
+    pod.resources = { limits: { cpu: '2' } }; // PodLevelResources, alpha in v1.32
+    assert.deepEqual(await validateOffline([deployment]), []);
+    pod.containers[0].lifecycle = { stopSignal: 'SIGTERM' }; // ContainerStopSignals, new in v1.33
+    assert.deepEqual(await validateOffline([deployment]), [
+      'Deployment pgkube/pgkube: spec.template.spec.containers[0].lifecycle.stopSignal: unknown field',
+    ]);
   });
 
   it('the values schema refuses unknown keys and wrong types', async () => {
@@ -338,9 +366,7 @@ describe('charts/pgkube', () => {
     for (const set of valueSets) {
       it(set.name, async () => {
         const manifests = rendered.get(set.name)!;
-        const crds = find(manifests, 'ConfigMap', 'pgkube-api-definitions').flatMap((cm) =>
-          Object.values<string>(cm.data ?? {}).map((text) => parse(text) as Manifest),
-        );
+        const crds = definitionsOf(manifests);
         const r = await validateByServer(s.kubeconfig, [...manifests, ...crds]);
         assert.equal(r.code, 0, `${r.stderr}\n${r.stdout}`);
         assert.equal(r.stderr, '');

@@ -2,11 +2,10 @@
  * The Helm chart (charts/pgkube) and the sidecar example for their specs: rendering with the real helm and
  * kubectl, and validating the manifests offline against Kubernetes schemas for the kinds pgkube does not serve.
  *
- * Offline schemas come from npm: `kubernetes-models` 4.5.0 (generated from Kubernetes v1.33's OpenAPI, the
- * nearest published to v1.32: a superset, so a field new in v1.33 would pass) and
- * `@kubernetes-models/prometheus-operator` (ServiceMonitor). Their validators (ajv) check types, required
- * fields and formats but let unknown fields through, so the manifests are also type-checked as object literals
- * of the packages' TypeScript interfaces, which refuses unknown fields (excess property checks).
+ * Offline, every manifest is validated against Kubernetes v1.32's OpenAPI definitions (test/support/kube-schema.ts)
+ * and the ServiceMonitor against `@kubernetes-models/prometheus-operator` (its ajv validator checks types,
+ * required fields and formats but lets unknown fields through, so it is also type-checked as an object literal
+ * of the package's TypeScript interface, which refuses unknown fields).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { parseAllDocuments, stringify } from 'yaml';
 import { helm, kubectl, type ToolResult } from './kubectl.js';
+import { hasKubeSchema, validateKube } from './kube-schema.js';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const chartDir = path.join(repoRoot, 'charts', 'pgkube');
@@ -78,20 +78,8 @@ export const SERVED_KINDS = new Set([
   'apiextensions.k8s.io/v1/CustomResourceDefinition',
 ]);
 
-/** The kinds validated offline: the model class (ajv) and TypeScript interface of each. */
-const OFFLINE_KINDS: Record<string, { module: string; cls: string; iface: string }> = {
-  'apps/v1/Deployment': { module: 'kubernetes-models/apps/v1', cls: 'Deployment', iface: 'IDeployment' },
-  'apps/v1/StatefulSet': { module: 'kubernetes-models/apps/v1', cls: 'StatefulSet', iface: 'IStatefulSet' },
-  'policy/v1/PodDisruptionBudget': {
-    module: 'kubernetes-models/policy/v1',
-    cls: 'PodDisruptionBudget',
-    iface: 'IPodDisruptionBudget',
-  },
-  'networking.k8s.io/v1/NetworkPolicy': {
-    module: 'kubernetes-models/networking.k8s.io/v1',
-    cls: 'NetworkPolicy',
-    iface: 'INetworkPolicy',
-  },
+/** Kinds outside Kubernetes' own API, validated by their model class (ajv) and TypeScript interface. */
+const MODEL_KINDS: Record<string, { module: string; cls: string; iface: string }> = {
   'monitoring.coreos.com/v1/ServiceMonitor': {
     module: '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1',
     cls: 'ServiceMonitor',
@@ -101,25 +89,25 @@ const OFFLINE_KINDS: Record<string, { module: string; cls: string; iface: string
 
 export const kindKey = (m: Manifest) => `${m.apiVersion}/${m.kind}`;
 export const isServed = (m: Manifest) => SERVED_KINDS.has(kindKey(m));
-export const isOfflineKind = (m: Manifest) => kindKey(m) in OFFLINE_KINDS;
+export const isOfflineKind = (m: Manifest) =>
+  hasKubeSchema(m.apiVersion, m.kind) || kindKey(m) in MODEL_KINDS;
 const label = (m: Manifest) =>
   `${m.kind} ${m.metadata.namespace ? `${m.metadata.namespace}/` : ''}${m.metadata.name}`;
 
 /**
- * Errors of the manifests of offline kinds, one line each (none: valid). A manifest of a kind known to neither
- * pgkube nor the offline schemas is an error too: nothing goes unvalidated.
+ * Errors of the manifests, one line each (none: valid): Kubernetes kinds against v1.32's definitions, the others
+ * against their models. A manifest of a kind known to neither is an error too: nothing goes unvalidated.
  */
 export async function validateOffline(manifests: Manifest[]): Promise<string[]> {
   const errors: string[] = [];
-  const offline: Manifest[] = [];
+  const modelled: Manifest[] = [];
   for (const m of manifests) {
-    if (isServed(m)) continue;
-    const model = OFFLINE_KINDS[kindKey(m)];
+    const model = MODEL_KINDS[kindKey(m)];
     if (!model) {
-      errors.push(`${label(m)}: no schema for ${kindKey(m)}`);
+      errors.push(...validateKube(m).map((e) => `${label(m)}: ${e}`));
       continue;
     }
-    offline.push(m);
+    modelled.push(m);
     const mod = (await import(model.module)) as Record<string, new (data: unknown) => { validate(): void }>;
     try {
       new mod[model.cls](structuredClone(m)).validate();
@@ -127,7 +115,7 @@ export async function validateOffline(manifests: Manifest[]): Promise<string[]> 
       errors.push(`${label(m)}: ${(e as Error).message}`);
     }
   }
-  errors.push(...(await typecheck(offline)));
+  errors.push(...(await typecheck(modelled)));
   return errors;
 }
 
@@ -137,11 +125,11 @@ async function typecheck(manifests: Manifest[]): Promise<string[]> {
   const dir = path.join(repoRoot, 'dist-test', '.chart-typecheck');
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `manifests-${process.pid}.ts`);
-  const modules = [...new Set(manifests.map((m) => OFFLINE_KINDS[kindKey(m)].module))];
+  const modules = [...new Set(manifests.map((m) => MODEL_KINDS[kindKey(m)].module))];
   const header = modules.map((mod, i) => `import type * as k${i} from ${JSON.stringify(mod)};`);
   // one line per manifest: a diagnostic's line names its manifest
   const body = manifests.map((m, i) => {
-    const model = OFFLINE_KINDS[kindKey(m)];
+    const model = MODEL_KINDS[kindKey(m)];
     return `export const m${i}: k${modules.indexOf(model.module)}.${model.iface} = ${JSON.stringify(m)};`;
   });
   await writeFile(file, [...header, ...body].join('\n') + '\n');
