@@ -23,6 +23,7 @@ import { acceptableClientCas, serverCredentials } from './server/credentials.js'
 import { delegation } from './server/delegation.js';
 import { credentialCommand } from './commands/credential.js';
 import { kubeconfigCommand } from './commands/kubeconfig.js';
+import { simulateNodesCommand } from './commands/simulate-nodes.js';
 import type { ClusterEndpoint } from '../modules/controllers/index.js';
 
 async function serve(config: Config): Promise<void> {
@@ -154,6 +155,7 @@ async function serve(config: Config): Promise<void> {
 async function main(): Promise<void> {
   if (process.argv[2] === 'kubeconfig') return kubeconfigCommand(process.argv.slice(3));
   if (process.argv[2] === 'credential') return credentialCommand(process.argv.slice(3));
+  if (process.argv[2] === 'simulate-nodes') return simulateNodesCommand(process.argv.slice(3));
   let config: Config;
   try {
     config = parseConfig(process.argv.slice(2), process.env);
