@@ -5,12 +5,11 @@
  *
  *   npm run build && node dist/bench/list.js [--objects=100000] [--database-url=…]
  */
-import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:https';
 import postgres from 'postgres';
 import { migrate } from '../modules/storage/index.js';
 import { startServer, type TestServer } from '../test/support/server.js';
-import { arg, benchDatabase } from './support.js';
+import { arg, benchDatabase, rssMb } from './support.js';
 
 const OBJECTS = Number(arg('objects', '100000'));
 const PAGE = 500;
@@ -103,10 +102,6 @@ async function serverWalk(s: TestServer): Promise<{ ms: number; rows: number; pa
   return { ms, rows, pageMs };
 }
 
-async function rssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 

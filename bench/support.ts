@@ -1,6 +1,6 @@
 /** What every benchmark needs: its `--name=value` flags, and a PostgreSQL to run on. */
 import { readdirSync, readFileSync } from 'node:fs';
-import { chmod, mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres } from '../modules/storage/index.js';
@@ -80,4 +80,10 @@ export function grownNs(before: Map<number, number>, after: Map<number, number>)
   let sum = 0;
   for (const [pid, ns] of after) sum += ns - (before.get(pid) ?? 0);
   return sum;
+}
+
+/** Resident memory (MB) of a process, from /proc (Linux); NaN elsewhere */
+export async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
 }
