@@ -102,7 +102,6 @@ async function serverWalk(s: TestServer): Promise<{ ms: number; rows: number; pa
   return { ms, rows, pageMs };
 }
 
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 async function main() {

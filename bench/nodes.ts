@@ -22,7 +22,6 @@ const BASELINE_SECONDS = Number(arg('baseline-seconds', '60'));
 const LEASE_SECONDS = 40;
 const mainJs = fileURLToPath(new URL('../src/main.js', import.meta.url));
 
-
 const quantile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 
