@@ -14,6 +14,7 @@
  *   kinds          → api, registry, validation
  *   admission      → api, registry, storage
  *   codec, controllers → api, registry
+ *   events         → api, registry (its builder and series are pure; the recorder writes through the store)
  *   discovery      → registry;  versioning, openapi → api, discovery, registry
  *   endpoints      → any of the above (the pipeline sits on top)
  * A new edge is fine as long as it keeps the graph acyclic; storage stays free of kinds (ARCHITECTURE.md).

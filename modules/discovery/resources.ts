@@ -115,8 +115,11 @@ export function apiResources(
     if (def.shortNames?.length) main.shortNames = [...def.shortNames];
     if (def.categories?.length) main.categories = [...def.categories];
     // kube gives the hash only to kinds it stores (a storage migration's key)
-    if (def.storage !== 'virtual')
-      main.storageVersionHash = storageVersionHash(def.group, def.storageVersion, def.kind);
+    if (def.storage !== 'virtual') {
+      // a kind stored with another has that kind's hash: one storage, one version it is written in
+      const stored = def.storedWith?.definition ?? def;
+      main.storageVersionHash = storageVersionHash(stored.group, stored.storageVersion, stored.kind);
+    }
     out.push(main);
     for (const sub of def.subresources ?? []) {
       const info = subresourceInfo(sub);

@@ -7,7 +7,7 @@ import {
   partialObjectMetadataList,
   toTable,
 } from '../codec/index.js';
-import { groupVersion, servedAs, servedOne } from '../registry/index.js';
+import { convertsStored, groupVersion, servedAs, servedOne } from '../registry/index.js';
 import type { GenericStore } from '../registry/index.js';
 import { storageKey } from '../registry/index.js';
 import { parseSelection, type Selection } from '../registry/index.js';
@@ -140,7 +140,7 @@ export class ReadHandlers {
         encoding: watchEncoding(r.out, this.presentation(r)),
         sent: this.watchEvents?.({ group: def.group, version: info.version, kind: def.kind }),
         // stored in another version than asked for: each batch converted before it is encoded
-        prepare: def.convert && ((objects) => servedAs(def, objects)),
+        prepare: convertsStored(def) ? (objects) => servedAs(def, objects) : undefined,
       },
       r.reply.raw,
     );

@@ -18,6 +18,7 @@ import { secretDefinition } from './core/secret.js';
 import { serviceDefinition } from './core/service.js';
 import { serviceAccountDefinition } from './core/serviceaccount.js';
 import { endpointSliceDefinition } from './discovery/endpointslice.js';
+import { eventsEventDefinition } from './events/event.js';
 import { clusterRoleBindingDefinition, roleBindingDefinition } from './rbac/bindings.js';
 import { clusterRoleDefinition, roleDefinition } from './rbac/roles.js';
 
@@ -27,6 +28,7 @@ export const builtinDefinitions: ResourceDefinition[] = [
   secretDefinition,
   serviceAccountDefinition,
   eventDefinition,
+  eventsEventDefinition,
   serviceDefinition,
   endpointsDefinition,
   leaseDefinition,

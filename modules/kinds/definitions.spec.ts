@@ -5,7 +5,7 @@ import path from 'node:path';
 import { allVerbs, groupVersion, type ResourceDefinition, type Schema } from '../registry/index.js';
 import { builtinDefinitions } from './index.js';
 
-const byResource = new Map(builtinDefinitions.map((d) => [d.resource, d]));
+const byResource = new Map(builtinDefinitions.map((d) => [`${d.group}/${d.resource}`, d]));
 const all: ResourceDefinition['verbs'] = [
   'create',
   'delete',
@@ -82,6 +82,29 @@ const kubeFacts: {
   {
     resource: 'events',
     group: '',
+    kind: 'Event',
+    scope: 'Namespaced',
+    shortNames: ['ev'],
+    verbs: all,
+    subresources: [],
+    allowCreateOnUpdate: true,
+    nameRule: 'pathSegment',
+    columns: [
+      'Last Seen',
+      'Type',
+      'Reason',
+      'Object',
+      'Subobject',
+      'Source',
+      'Message',
+      'First Seen',
+      'Count',
+      'Name',
+    ],
+  },
+  {
+    resource: 'events',
+    group: 'events.k8s.io',
     kind: 'Event',
     scope: 'Namespaced',
     shortNames: ['ev'],
@@ -288,11 +311,11 @@ const kubeFacts: {
 
 describe('built-in definitions match kube', () => {
   it('serves exactly the first-slice resources', () => {
-    assert.deepEqual([...byResource.keys()].sort(), kubeFacts.map((f) => f.resource).sort());
+    assert.deepEqual([...byResource.keys()].sort(), kubeFacts.map((f) => `${f.group}/${f.resource}`).sort());
   });
   for (const facts of kubeFacts) {
-    it(facts.resource, () => {
-      const def = byResource.get(facts.resource)!;
+    it(facts.group ? `${facts.resource}.${facts.group}` : facts.resource, () => {
+      const def = byResource.get(`${facts.group}/${facts.resource}`)!;
       assert.equal(def.group, facts.group);
       assert.equal(def.kind, facts.kind);
       assert.equal(def.scope, facts.scope);
@@ -425,9 +448,16 @@ describe('definitions are self-consistent', () => {
   });
 
   it('short names are unique and never shadow a resource name', () => {
-    const shortNames = builtinDefinitions.flatMap((d) => d.shortNames ?? []);
-    assert.equal(new Set(shortNames).size, shortNames.length);
-    for (const short of shortNames) assert.ok(!byResource.has(short));
+    // one resource served by two groups (events, events.k8s.io) has its short name in both, as in kube
+    const owners = new Map<string, string>();
+    const resources = new Set(builtinDefinitions.map((d) => d.resource));
+    for (const def of builtinDefinitions) {
+      for (const short of def.shortNames ?? []) {
+        assert.equal(owners.get(short) ?? def.resource, def.resource, short);
+        owners.set(short, def.resource);
+        assert.ok(!resources.has(short), short);
+      }
+    }
   });
   it('group/resource pairs and group/kind pairs are unique', () => {
     const resources = builtinDefinitions.map((d) => `${d.resource}.${d.group}`);

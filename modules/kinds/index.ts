@@ -11,6 +11,8 @@ export {
 export { tokenReviewDefinition } from './authentication/tokenreview.js';
 export { configMapDefinition } from './core/configmap.js';
 export { eventDefinition } from './core/event.js';
+export { eventsEventDefinition } from './events/event.js';
+export { coreToEvents, eventsToCore } from './events/event-conversion.js';
 export { namespaceDefinition } from './core/namespace.js';
 export { secretDefinition } from './core/secret.js';
 export { serviceAccountDefinition } from './core/serviceaccount.js';

@@ -71,7 +71,10 @@ export interface Strategy {
   prepareForDelete?(obj: KubeObject, ctx: RequestContext): void;
   /** Kind-specific finalizers beyond metadata.finalizers (e.g. a Namespace's spec.finalizers). */
   finalizers?(obj: KubeObject): string[];
-  /** Fields beyond metadata.name/metadata.namespace that fieldSelector may name, with their values. */
+  /**
+   * Fields beyond metadata.name/metadata.namespace that fieldSelector may name, with their values, read from
+   * the stored object; for a kind stored with another (`storedWith`), from the object as this kind shows it.
+   */
   selectableFields?(obj: KubeObject): Record<string, string>;
 }
 
@@ -181,6 +184,12 @@ export interface ResourceDefinition {
    */
   storage?: 'virtual';
   /**
+   * The kind has no rows of its own: its objects are another kind's (kube's cohabiting resources, e.g.
+   * events.k8s.io Events are the core Events), read and written through a pure conversion pair. Both kinds
+   * share one storage key, so one watch cache feed and one resourceVersion sequence.
+   */
+  storedWith?: SharedStorage;
+  /**
    * Objects decode as kube's unstructured ones (custom resources): unknown fields are pruned, values of the
    * wrong type are left to the schema's validation instead of failing the decode.
    */
@@ -202,6 +211,16 @@ export interface ResourceDefinition {
    * `orphan` finalizer; 'Unsupported' (kube's Events) never gets the garbage collector's finalizers.
    */
   garbageCollectionPolicy?: GarbageCollectionPolicy;
+}
+
+/** Where a kind's objects live when they are another kind's (`storedWith`), and how they look there. */
+export interface SharedStorage {
+  /** the kind whose rows these are (its group, resource and storage version) */
+  definition: ResourceDefinition;
+  /** a stored object (the other kind's) as this kind shows it */
+  fromStored(obj: KubeObject): KubeObject;
+  /** an object of this kind as the other kind stores it */
+  toStored(obj: KubeObject): KubeObject;
 }
 
 export type GarbageCollectionPolicy = 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';

@@ -23,7 +23,7 @@ import { deepEqual, fillForCreate, fillForUpdate, pendingFinalizers } from './ob
 import { deletionFinalizers, preconditionFailure, type DeleteOptions } from './deletion.js';
 import { recordManagedFields } from './managed-fields.js';
 import { storageKey } from './registry.js';
-import { servedAs, servedOne, storedAs } from './version-view.js';
+import { convertsStored, servedAs, servedOne, storedAs } from './version-view.js';
 import { MODIFIED_MESSAGE, toApiError } from './store-errors.js';
 import type { Selection } from './selection.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/index.js';
@@ -404,7 +404,7 @@ export class GenericStore {
   private async read(def: ResourceDefinition, namespace: string, name: string): Promise<Stored | undefined> {
     try {
       const found = await this.store.get(this.key(def, namespace, name));
-      return found && def.convert ? { ...found, object: await servedOne(def, found.object) } : found;
+      return found && convertsStored(def) ? { ...found, object: await servedOne(def, found.object) } : found;
     } catch (e) {
       throw toApiError(e, this.gr(def), name);
     }

@@ -1,6 +1,6 @@
 export * from './definition.js';
 export { Registry, storageKey, type RegistryEvent, type RegistryListener } from './registry.js';
-export { versionView, servedAs, servedOne, storedAs } from './version-view.js';
+export { versionView, convertsStored, servedAs, servedOne, storedAs } from './version-view.js';
 export { GenericStore } from './generic-store.js';
 export { VirtualKinds, type VirtualCreate } from './virtual.js';
 

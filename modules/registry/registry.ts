@@ -7,7 +7,14 @@ import type { ResourceDefinition } from './definition.js';
 import type { Enablement } from './enablement.js';
 import { versionView } from './version-view.js';
 
+/** Where a kind's objects are stored: its own `<group>/<resource>`, or that of the kind it is stored with. */
 export function storageKey(def: ResourceDefinition): string {
+  const owner = def.storedWith?.definition ?? def;
+  return `${owner.group}/${owner.resource}`;
+}
+
+/** A kind's own name in the registry, whatever storage it uses. */
+function kindKey(def: ResourceDefinition): string {
   return `${def.group}/${def.resource}`;
 }
 
@@ -20,9 +27,9 @@ export type RegistryEvent = {
 export type RegistryListener = (event: RegistryEvent) => void;
 
 export class Registry {
-  /** by storage key: every kind as registered, served or not */
+  /** by group/resource: every kind as registered, served or not */
   private readonly all = new Map<string, ResourceDefinition>();
-  /** by storage key: kinds with at least one enabled version, holding only those */
+  /** by group/resource: kinds with at least one enabled version, holding only those */
   private readonly served = new Map<string, ResourceDefinition>();
   /** `<group>/<version>/<resource>` → that version's view: find() is on every request's path */
   private byPath = new Map<string, ResourceDefinition>();
@@ -39,14 +46,17 @@ export class Registry {
     return this.servedList;
   }
 
-  /** every kind stored here, served or not: controllers keep working on disabled ones (virtual kinds store nothing) */
+  /**
+   * every kind stored here, served or not: controllers keep working on disabled ones. Each storage key once:
+   * virtual kinds store nothing, and a kind stored with another (`storedWith`) is that other's objects.
+   */
   get stored(): readonly ResourceDefinition[] {
     return this.storedList;
   }
 
   /** Adds a kind, or replaces the one with the same group and resource. */
   register(def: ResourceDefinition): void {
-    const key = storageKey(def);
+    const key = kindKey(def);
     const type = this.all.has(key) ? 'modified' : 'added';
     this.all.set(key, def);
     const served = this.enablement && !def.declaredServing ? this.enablement.served([def])[0] : def;
@@ -95,7 +105,7 @@ export class Registry {
 
   private rebuild(): void {
     this.servedList = [...this.served.values()];
-    this.storedList = [...this.all.values()].filter((d) => d.storage !== 'virtual');
+    this.storedList = [...this.all.values()].filter((d) => d.storage !== 'virtual' && !d.storedWith);
     this.byPath = new Map();
     this.groupVersions = new Set();
     for (const def of this.servedList) {

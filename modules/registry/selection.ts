@@ -19,11 +19,13 @@ function selectableFieldNames(def: ResourceDefinition): Set<string> {
   return new Set(['metadata.name', 'metadata.namespace', ...Object.keys(extra)]);
 }
 
+/** A stored object's selectable fields; a kind stored with another names them as it shows the object. */
 export function fieldsOf(def: ResourceDefinition, obj: KubeObject): Record<string, string> {
+  const own = def.strategy.selectableFields && def.storedWith ? def.storedWith.fromStored(obj) : obj;
   return {
     'metadata.name': obj.metadata.name ?? '',
     'metadata.namespace': obj.metadata.namespace ?? '',
-    ...def.strategy.selectableFields?.(obj),
+    ...def.strategy.selectableFields?.(own),
   };
 }
 

@@ -27,19 +27,24 @@ export function versionView(def: ResourceDefinition, version: string): ResourceD
   return view;
 }
 
+/** true when stored objects are not what the view serves: they must be converted on the way out and in. */
+export function convertsStored(def: ResourceDefinition): boolean {
+  return !!(def.convert || def.storedWith);
+}
+
 /** Stored objects as the view's version has them. */
 export async function servedAs(def: ResourceDefinition, objects: KubeObject[]): Promise<KubeObject[]> {
-  return def.convert && def.servedVersion && objects.length > 0
-    ? def.convert(objects, def.servedVersion)
-    : objects;
+  const own = def.storedWith ? objects.map((o) => def.storedWith!.fromStored(o)) : objects;
+  return def.convert && def.servedVersion && own.length > 0 ? def.convert(own, def.servedVersion) : own;
 }
 
 /** A stored object as the view's version has it. */
 export async function servedOne(def: ResourceDefinition, obj: KubeObject): Promise<KubeObject> {
-  return def.convert ? (await servedAs(def, [obj]))[0] : obj;
+  return convertsStored(def) ? (await servedAs(def, [obj]))[0] : obj;
 }
 
 /** An object of the view's version as it is stored. */
 export async function storedAs(def: ResourceDefinition, obj: KubeObject): Promise<KubeObject> {
-  return def.convert ? (await def.convert([obj], def.storageVersion))[0] : obj;
+  const own = def.convert ? (await def.convert([obj], def.storageVersion))[0] : obj;
+  return def.storedWith ? def.storedWith.toStored(own) : own;
 }

@@ -34,7 +34,8 @@ class WatchesFollowRegistry implements OnModuleInit, OnModuleDestroy {
   ) {}
   onModuleInit(): void {
     this.unsubscribe = this.registry.subscribe((e) => {
-      if (e.type === 'removed') this.cache.endWatchers(storageKey(e.definition));
+      // a kind stored with another leaves that kind's watches alone
+      if (e.type === 'removed' && !e.definition.storedWith) this.cache.endWatchers(storageKey(e.definition));
     });
   }
   onModuleDestroy(): void {

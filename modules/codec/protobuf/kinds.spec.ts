@@ -16,6 +16,7 @@ import {
   roleDefinition,
   configMapDefinition,
   eventDefinition,
+  eventsEventDefinition,
   leaseDefinition,
   localSubjectAccessReviewDefinition,
   namespaceDefinition,
@@ -376,6 +377,42 @@ const vectors: Vector[] = [
       reference('q').raw(13) +
       pb.str(14, 'kubernetes.io/kubelet') +
       pb.str(15, 'kubelet-node-1'),
+  },
+  {
+    def: eventsEventDefinition,
+    json: {
+      metadata: metadataJson('ns'),
+      eventTime: '2024-01-01T00:00:10.123456Z',
+      series: { count: 3, lastObservedTime: '2024-01-01T00:00:19.000001Z' },
+      reportingController: 'kubernetes.io/kubelet',
+      reportingInstance: 'kubelet-node-1',
+      action: 'Restarting',
+      reason: 'BackOff',
+      regarding: reference('p').json,
+      related: reference('q').json,
+      note: 'Back-off restarting failed container',
+      type: 'Warning',
+      deprecatedSource: { component: 'kubelet', host: 'node-1' },
+      deprecatedFirstTimestamp: '2024-01-01T00:00:10Z',
+      deprecatedLastTimestamp: '2024-01-01T00:00:20Z',
+      deprecatedCount: 4,
+    },
+    raw:
+      metadataRaw('ns') +
+      time(2, jan2024 + 10, 123456000) +
+      pb.msg(3, pb.int(1, 3), time(2, jan2024 + 19, 1000)) +
+      pb.str(4, 'kubernetes.io/kubelet') +
+      pb.str(5, 'kubelet-node-1') +
+      pb.str(6, 'Restarting') +
+      pb.str(7, 'BackOff') +
+      reference('p').raw(8) +
+      reference('q').raw(9) +
+      pb.str(10, 'Back-off restarting failed container') +
+      pb.str(11, 'Warning') +
+      pb.msg(12, pb.str(1, 'kubelet'), pb.str(2, 'node-1')) +
+      time(13, jan2024 + 10) +
+      time(14, jan2024 + 20) +
+      pb.int(15, 4),
   },
   {
     def: leaseDefinition,

@@ -33,7 +33,7 @@ const eventSeriesSchema: Schema = {
   'x-pgkube-ref': 'io.k8s.api.core.v1.EventSeries',
 };
 
-const eventSourceSchema: Schema = {
+export const eventSourceSchema: Schema = {
   type: 'object',
   description: 'Where the event came from.',
   properties: {
@@ -68,7 +68,7 @@ const strOf = stringAt;
 const recordOf = (value: unknown): Record<string, unknown> => (isPlainObject(value) ? value : {});
 
 /** Go's zero MicroTime: unset, null, or year 1. */
-function isZeroTime(value: unknown): boolean {
+export function isZeroTime(value: unknown): boolean {
   if (typeof value !== 'string' || !value) return true;
   const at = Date.parse(value);
   return Number.isNaN(at) || at <= Date.parse('0001-01-01T00:00:00Z');
