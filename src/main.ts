@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-/** CLI entry: `pgkube serve [flags]`, `pgkube migrate --database-url …`, `pgkube kubeconfig …`, `pgkube credential …`. */
+/**
+ * CLI entry: `pgkube serve [flags]`, `pgkube migrate --database-url …`, `pgkube kubeconfig …`, `pgkube credential …`,
+ * `pgkube node-agent …`.
+ */
 import 'reflect-metadata';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -23,6 +26,7 @@ import { acceptableClientCas, serverCredentials } from './server/credentials.js'
 import { delegation } from './server/delegation.js';
 import { credentialCommand } from './commands/credential.js';
 import { kubeconfigCommand } from './commands/kubeconfig.js';
+import { nodeAgentCommand } from './commands/node-agent.js';
 import type { ClusterEndpoint } from '../modules/controllers/index.js';
 
 async function serve(config: Config): Promise<void> {
@@ -154,6 +158,7 @@ async function serve(config: Config): Promise<void> {
 async function main(): Promise<void> {
   if (process.argv[2] === 'kubeconfig') return kubeconfigCommand(process.argv.slice(3));
   if (process.argv[2] === 'credential') return credentialCommand(process.argv.slice(3));
+  if (process.argv[2] === 'node-agent') return nodeAgentCommand(process.argv.slice(3));
   let config: Config;
   try {
     config = parseConfig(process.argv.slice(2), process.env);
