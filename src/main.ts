@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-/** CLI entry: `pgkube serve [flags]`, `pgkube migrate --database-url …`, `pgkube kubeconfig …`, `pgkube credential …`. */
+/**
+ * CLI entry: `pgkube serve [flags]`, `pgkube migrate --database-url …`, `pgkube kubeconfig …`, `pgkube credential …`,
+ * `pgkube node-agent …`.
+ */
 import 'reflect-metadata';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,6 +27,7 @@ import { delegation } from './server/delegation.js';
 import { credentialCommand } from './commands/credential.js';
 import { kubeconfigCommand } from './commands/kubeconfig.js';
 import { simulateNodesCommand } from './commands/simulate-nodes.js';
+import { nodeAgentCommand } from './commands/node-agent.js';
 import type { ClusterEndpoint } from '../modules/controllers/index.js';
 
 async function serve(config: Config): Promise<void> {
@@ -156,6 +160,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'kubeconfig') return kubeconfigCommand(process.argv.slice(3));
   if (process.argv[2] === 'credential') return credentialCommand(process.argv.slice(3));
   if (process.argv[2] === 'simulate-nodes') return simulateNodesCommand(process.argv.slice(3));
+  if (process.argv[2] === 'node-agent') return nodeAgentCommand(process.argv.slice(3));
   let config: Config;
   try {
     config = parseConfig(process.argv.slice(2), process.env);

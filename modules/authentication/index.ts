@@ -62,6 +62,8 @@ export {
 export { CertificatePool, CertificateError, parseCertificates } from './certificate-pool.js';
 export { peerCertificates } from './peer-certificates.js';
 export { X509Authenticator, certificateUser, CREDENTIAL_ID, type CertificatePoolSource } from './x509.js';
+export { WebhookTokenAuthenticator } from './webhook/authenticator.js';
+export { TokenReviewClient } from './webhook/client.js';
 export {
   RequestHeaderAuthenticator,
   type RequestHeaderSource,
