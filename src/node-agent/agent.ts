@@ -58,6 +58,11 @@ export class NodeAgent {
     });
   }
 
+  /** the pods this node runs, for its HTTPS API */
+  get pods(): PodRunner {
+    return this.runner;
+  }
+
   get name(): string {
     return this.o.identity.name;
   }

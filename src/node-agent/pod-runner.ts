@@ -6,6 +6,7 @@
  */
 import { localhostProfileProblem } from './seccomp-profile.js';
 import { podAddress, simulatedPodStatus } from './pod-status.js';
+import type { PodOnNode, PodsOnNode } from '../../modules/checkpoint/index.js';
 import type { ApiClient } from './api-client.js';
 
 export interface PodRunnerOptions {
@@ -40,7 +41,9 @@ export function podStatusFingerprint(status: any): string {
   ]);
 }
 
-export class PodRunner {
+export class PodRunner implements PodsOnNode {
+  /** the latest version of each pod bound here, as the watch delivered it */
+  private readonly known = new Map<string, any>();
   private readonly busy = new Map<string, Promise<void>>();
   private readonly next = new Map<string, { pod: any; deleted: boolean }>();
   private stopped = false;
@@ -50,6 +53,8 @@ export class PodRunner {
   handle(pod: any, deleted: boolean): void {
     if (this.stopped) return;
     const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+    if (deleted) this.known.delete(key);
+    else this.known.set(key, pod);
     this.next.set(key, { pod, deleted });
     if (!this.busy.has(key)) this.busy.set(key, this.drain(key));
   }
@@ -57,6 +62,28 @@ export class PodRunner {
   stop(): void {
     this.stopped = true;
     this.next.clear();
+  }
+
+  /** The checkpoint endpoint's view: a pod's containers with the runtime ids their statuses carry. */
+  find(namespace: string, name: string): PodOnNode | undefined {
+    const pod = this.known.get(`${namespace}/${name}`);
+    if (!pod) return undefined;
+    const statuses: any[] = [
+      ...(pod.status?.initContainerStatuses ?? []),
+      ...(pod.status?.containerStatuses ?? []),
+      ...(pod.status?.ephemeralContainerStatuses ?? []),
+    ];
+    const containers = [
+      ...(pod.spec.initContainers ?? []),
+      ...(pod.spec.containers ?? []),
+      ...(pod.spec.ephemeralContainers ?? []),
+    ].map((c: any) => {
+      const status = statuses.find((s) => s.name === c.name);
+      const id =
+        typeof status?.containerID === 'string' ? status.containerID.replace(/^[^:]*:\/\//, '') : undefined;
+      return { name: c.name, image: c.image, ...(id ? { id } : {}), state: status?.state };
+    });
+    return { uid: pod.metadata.uid, namespace, name, containers };
   }
 
   private async drain(key: string): Promise<void> {
