@@ -7,6 +7,7 @@
 import { localhostProfileProblem } from './seccomp-profile.js';
 import { podAddress, simulatedPodStatus } from './pod-status.js';
 import type { PodOnNode, PodsOnNode } from '../../modules/checkpoint/index.js';
+import { buildEvent, nowNanos, type EventReport } from '../../modules/events/index.js';
 import type { ApiClient } from './api-client.js';
 
 export interface PodRunnerOptions {
@@ -44,6 +45,8 @@ export function podStatusFingerprint(status: any): string {
 export class PodRunner implements PodsOnNode {
   /** the latest version of each pod bound here, as the watch delivered it */
   private readonly known = new Map<string, any>();
+  /** per pod uid: the container states already told in events (`<name>:<state>`) */
+  private readonly told = new Map<string, Set<string>>();
   private readonly busy = new Map<string, Promise<void>>();
   private readonly next = new Map<string, { pod: any; deleted: boolean }>();
   private stopped = false;
@@ -99,13 +102,76 @@ export class PodRunner implements PodsOnNode {
     }
   }
 
+  /** The kubelet's events for containers that changed state: pulled, created, started; or failed to create. */
+  private tell(pod: any, status: any): void {
+    const told = this.told.get(pod.metadata.uid) ?? new Set<string>();
+    this.told.set(pod.metadata.uid, told);
+    const lists: [string, any[] | undefined][] = [
+      ['spec.initContainers', status.initContainerStatuses],
+      ['spec.containers', status.containerStatuses],
+    ];
+    for (const [field, list] of lists)
+      for (const s of list ?? []) {
+        const state =
+          s.state?.waiting?.reason === 'CreateContainerError' ? 'failed' : s.state?.waiting ? '' : 'running';
+        if (!state || told.has(`${s.name}:${state}`)) continue;
+        told.add(`${s.name}:${state}`);
+        if (state === 'failed') {
+          this.record(pod, s.name, field, 'Warning', 'Failed', `Error: ${s.state.waiting.message ?? ''}`);
+          continue;
+        }
+        this.record(
+          pod,
+          s.name,
+          field,
+          'Normal',
+          'Pulled',
+          `Container image ${JSON.stringify(s.image)} already present on machine`,
+        );
+        this.record(pod, s.name, field, 'Normal', 'Created', `Created container ${s.name}`);
+        this.record(pod, s.name, field, 'Normal', 'Started', `Started container ${s.name}`);
+      }
+  }
+
+  private record(
+    pod: any,
+    container: string,
+    field: string,
+    type: EventReport['type'],
+    reason: string,
+    note: string,
+  ): void {
+    const regarding = {
+      kind: 'Pod',
+      namespace: pod.metadata.namespace,
+      name: pod.metadata.name,
+      uid: pod.metadata.uid,
+      apiVersion: 'v1',
+      fieldPath: `${field}{${container}}`,
+    };
+    const event = buildEvent(
+      { reportingController: 'kubelet', reportingInstance: this.o.node },
+      { regarding, type, reason, action: reason, note },
+      nowNanos(),
+    );
+    void this.o.api
+      .request('POST', `/apis/events.k8s.io/v1/namespaces/${pod.metadata.namespace}/events`, event)
+      .catch(() => undefined);
+  }
+
   private podPath(pod: any): string {
     return `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}`;
   }
 
   private async sync(pod: any, deleted: boolean): Promise<void> {
-    if (deleted) return;
+    if (deleted) {
+      this.told.delete(pod.metadata.uid);
+      return;
+    }
     if (pod.metadata.deletionTimestamp) {
+      for (const c of pod.spec.containers ?? [])
+        if (this.told.get(pod.metadata.uid)?.has(`${c.name}:running`))
+          this.record(pod, c.name, 'spec.containers', 'Normal', 'Killing', `Stopping container ${c.name}`);
       await this.o.api.request('DELETE', this.podPath(pod), {
         apiVersion: 'v1',
         kind: 'DeleteOptions',
@@ -136,6 +202,7 @@ export class PodRunner implements PodsOnNode {
       { metadata: { uid: pod.metadata.uid }, status },
       'application/merge-patch+json',
     );
+    if (answer.status === 200) this.tell(pod, status);
     if (answer.status !== 200 && answer.status !== 404)
       this.o.log?.(
         `pod ${pod.metadata.namespace}/${pod.metadata.name} status: ${answer.status} ${answer.body?.message ?? ''}`,
