@@ -12,6 +12,8 @@ export { tokenReviewDefinition } from './authentication/tokenreview.js';
 export { configMapDefinition } from './core/configmap.js';
 export { eventDefinition } from './core/event.js';
 export { namespaceDefinition } from './core/namespace.js';
+export { nodeDefinition } from './core/node.js';
+export { taintEffects } from './core/node-validation.js';
 export { secretDefinition } from './core/secret.js';
 export { serviceAccountDefinition } from './core/serviceaccount.js';
 export { serviceDefinition } from './core/service.js';
