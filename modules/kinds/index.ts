@@ -57,3 +57,4 @@ export {
   type APIServiceServiceReference,
   type APIServiceSpec,
 } from './apiregistration/apiservice-types.js';
+export { objAt, listAt, strAt, numAt, type Obj } from './values.js';

@@ -16,8 +16,9 @@ import { validateNode, validateNodeChange, validateNodeUpdate } from './node-val
  * podCIDR that disagrees with the list's first entry is replaced by it.
  */
 function normalizePodCIDRs(node: KubeObject): void {
-  if (!isPlainObject(node.spec)) return;
-  const spec = node.spec;
+  // spec is a Go value: kube always shows it, {} when empty
+  if (!isPlainObject(node.spec)) node.spec = {};
+  const spec = node.spec as Record<string, unknown>;
   const cidrs = listAt(spec.podCIDRs);
   if (cidrs.length === 0 && strAt(spec.podCIDR)) spec.podCIDRs = [spec.podCIDR];
   else if (cidrs.length > 0) spec.podCIDR = cidrs[0];
