@@ -19,6 +19,7 @@ import {
 import { ControllersModule, type ClusterEndpoint } from '../modules/controllers/index.js';
 import { EndpointsModule } from '../modules/endpoints/index.js';
 import { KindsModule } from '../modules/kinds/index.js';
+import { defaultDisruption, NodeLifecycleController, NodesModule } from '../modules/nodes/index.js';
 import { RegistryModule } from '../modules/registry/index.js';
 import { SidecarModule } from '../modules/sidecar/index.js';
 import { StorageModule } from '../modules/storage/index.js';
@@ -110,8 +111,15 @@ export class AppModule {
         }),
         // sidecar mode: what this server does not serve goes to the upstream (the pipeline's upstream step)
         ...(server.upstream ? [SidecarModule.forRoot({ upstream: server.upstream })] : []),
+        NodesModule.forRoot({
+          monitorMs: config.nodeMonitorGracePeriodMs,
+          startupMs: config.nodeStartupGracePeriodMs,
+          periodMs: config.nodeMonitorPeriodMs,
+          disruption: { ...defaultDisruption, evictionRate: config.nodeEvictionRate },
+        }),
         ControllersModule.forRoot({
           controllers: config.controllers,
+          moreControllers: [NodeLifecycleController],
           clusterEndpoint: server.clusterEndpoint,
           rootCa: server.servingCa,
         }),

@@ -5,6 +5,8 @@
 export interface Controller {
   /** the name `--controllers` knows it by (kube's: `serviceaccount`, `tokencleaner`, ...) */
   readonly name: string;
+  /** runs on the replica holding the controllers' Lease only (leader-election.ts); others run on every replica */
+  readonly leaderElected?: boolean;
   start(): void | Promise<void>;
   stop(): Promise<void>;
 }
@@ -23,6 +25,7 @@ export const knownControllers: readonly ControllerName[] = [
   { name: 'root-ca-cert-publisher', enabledByDefault: true },
   { name: 'clusterrole-aggregation', enabledByDefault: true },
   { name: 'garbagecollector', enabledByDefault: true },
+  { name: 'nodelifecycle', enabledByDefault: true },
   { name: 'tokencleaner', enabledByDefault: false },
   { name: 'bootstrapsigner', enabledByDefault: false },
 ];

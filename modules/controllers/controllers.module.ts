@@ -1,5 +1,8 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
 import {
   Inject,
+  type InjectionToken,
   Logger,
   Module,
   type DynamicModule,
@@ -15,6 +18,7 @@ import { BootstrapSigner } from './bootstrap-signer.js';
 import type { ClusterEndpoint } from './cluster-info.js';
 import { enabledControllers, type Controller } from './controller.js';
 import { GarbageCollector } from './garbage-collector.js';
+import { LeaderElector, type LeaderElectionOptions } from './leader-election.js';
 import { NamespaceController } from './namespace-controller.js';
 import { RootCaPublisher } from './root-ca-publisher.js';
 import { ControllerRunner } from './runner.js';
@@ -51,7 +55,14 @@ export interface ControllersOptions {
   clusterEndpoint?: Promise<ClusterEndpoint>;
   /** the CA clients trust to reach this server (kube-root-ca.crt, token Secrets' ca.crt) */
   rootCa?: string;
+  /** other modules' controllers (their providers' tokens), run by the same runner (e.g. modules/nodes') */
+  moreControllers?: InjectionToken[];
+  /** timings of the leader election of the leader-only controllers (default client-go's: 15s, 10s, 2s) */
+  leaderElection?: Pick<LeaderElectionOptions, 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'>;
 }
+
+/** kube-controller-manager's Lease: the replica holding it runs the leader-only controllers */
+export const CONTROLLERS_LEASE = { namespace: 'kube-system', name: 'kube-controller-manager' };
 
 /** The in-process controllers, started once the application is up (after the watch cache). */
 @Module({})
@@ -140,6 +151,18 @@ export class ControllersModule {
           inject: [WatchCache, Registry, GenericStore],
         },
         {
+          provide: LeaderElector,
+          useFactory: (registry: Registry, generic: GenericStore) =>
+            new LeaderElector(generic, () => registry.storedKind('coordination.k8s.io', 'leases')!, {
+              ...CONTROLLERS_LEASE,
+              ...options.leaderElection,
+              identity: `${hostname()}_${randomUUID()}`,
+              manager: 'kube-controller-manager',
+              log: logTo('leader-election'),
+            }),
+          inject: [Registry, GenericStore],
+        },
+        {
           provide: CONTROLLERS,
           useFactory: (...controllers: Controller[]) => controllers,
           inject: [
@@ -151,16 +174,18 @@ export class ControllersModule {
             BootstrapSigner,
             ClusterRoleAggregation,
             GarbageCollector,
+            ...(options.moreControllers ?? []),
           ],
         },
         {
           provide: ControllerRunner,
-          useFactory: (controllers: Controller[]) => new ControllerRunner(controllers, enabled),
-          inject: [CONTROLLERS],
+          useFactory: (controllers: Controller[], elector: LeaderElector) =>
+            new ControllerRunner(controllers, enabled, elector),
+          inject: [CONTROLLERS, LeaderElector],
         },
         ControllersLifecycle,
       ],
-      exports: [NamespaceController, ControllerRunner, DefaultPolicy],
+      exports: [NamespaceController, ControllerRunner, DefaultPolicy, LeaderElector],
     };
   }
 }

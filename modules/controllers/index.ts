@@ -1,5 +1,5 @@
 export { NamespaceController, BUILTIN_NAMESPACES } from './namespace-controller.js';
-export { ControllersModule, type ControllersOptions } from './controllers.module.js';
+export { ControllersModule, CONTROLLERS_LEASE, type ControllersOptions } from './controllers.module.js';
 export { ControllerRunner } from './runner.js';
 export { enabledControllers, knownControllers, type Controller, type ControllerName } from './controller.js';
 export { TokenCleaner } from './token-cleaner.js';
@@ -10,3 +10,9 @@ export { RootCaPublisher, ROOT_CA_CONFIGMAP, ROOT_CA_KEY } from './root-ca-publi
 export { ServiceAccountTokenController } from './serviceaccount-token-controller.js';
 export { DefaultPolicy } from './default-policy.js';
 export { GarbageCollector } from './garbage-collector.js';
+export {
+  LeaderElector,
+  microTime,
+  type LeaderElectionOptions,
+  type LeaderCallbacks,
+} from './leader-election.js';

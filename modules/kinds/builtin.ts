@@ -14,6 +14,7 @@ import { configMapDefinition } from './core/configmap.js';
 import { endpointsDefinition } from './core/endpoints.js';
 import { eventDefinition } from './core/event.js';
 import { namespaceDefinition } from './core/namespace.js';
+import { nodeDefinition } from './core/node.js';
 import { secretDefinition } from './core/secret.js';
 import { serviceDefinition } from './core/service.js';
 import { serviceAccountDefinition } from './core/serviceaccount.js';
@@ -32,6 +33,7 @@ export const builtinDefinitions: ResourceDefinition[] = [
   serviceDefinition,
   endpointsDefinition,
   leaseDefinition,
+  nodeDefinition,
   endpointSliceDefinition,
   roleDefinition,
   clusterRoleDefinition,

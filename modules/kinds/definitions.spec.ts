@@ -175,6 +175,29 @@ const kubeFacts: {
     columns: ['Name', 'Holder', 'Age'],
   },
   {
+    resource: 'nodes',
+    group: '',
+    kind: 'Node',
+    scope: 'Cluster',
+    shortNames: ['no'],
+    verbs: all,
+    subresources: ['status'],
+    allowCreateOnUpdate: false,
+    nameRule: 'dns1123Subdomain',
+    columns: [
+      'Name',
+      'Status',
+      'Roles',
+      'Age',
+      'Version',
+      'Internal-IP',
+      'External-IP',
+      'OS-Image',
+      'Kernel-Version',
+      'Container-Runtime',
+    ],
+  },
+  {
     resource: 'apiservices',
     group: 'apiregistration.k8s.io',
     kind: 'APIService',
@@ -416,9 +439,10 @@ describe('definitions are self-consistent', () => {
           assert.ok(column.priority === 0 || column.priority === 1);
         }
       });
-      it('selectable fields work on an empty object', () => {
+      it('selectable fields work on an empty object: Go zero values', () => {
         const fields = def.strategy.selectableFields?.({ metadata: {} }) ?? {};
-        for (const value of Object.values(fields)) assert.equal(value, '');
+        // a bool field reads as kube's fmt.Sprint of false (nodes' spec.unschedulable)
+        for (const value of Object.values(fields)) assert.ok(['', 'false'].includes(value), value);
       });
     });
   }

@@ -14,6 +14,8 @@ export { eventDefinition } from './core/event.js';
 export { eventsEventDefinition } from './events/event.js';
 export { coreToEvents, eventsToCore } from './events/event-conversion.js';
 export { namespaceDefinition } from './core/namespace.js';
+export { nodeDefinition } from './core/node.js';
+export { taintEffects } from './core/node-validation.js';
 export { secretDefinition } from './core/secret.js';
 export { serviceAccountDefinition } from './core/serviceaccount.js';
 export { serviceDefinition } from './core/service.js';
@@ -57,3 +59,4 @@ export {
   type APIServiceServiceReference,
   type APIServiceSpec,
 } from './apiregistration/apiservice-types.js';
+export { objAt, listAt, strAt, numAt, type Obj } from './values.js';

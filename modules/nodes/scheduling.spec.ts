@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { leastAllocatedScore, matchesNodeAffinity, place, podRequests, unfitReasons } from './scheduling.js';
-import { evictionDecision, tolerates } from './taints.js';
+import { evictionDecision, tolerates } from './tolerations.js';
 
 const node = (
   name: string,

@@ -6,7 +6,8 @@
  * the least allocated wins (ties broken at random, as kube does). No preemption.
  */
 import { Quantity } from '../cel/index.js';
-import { taintText, taintsOf, tolerationsOf, untoleratedTaint, type Taint } from './taints.js';
+import { taintsOf, type Taint } from './taints.js';
+import { taintText, tolerationsOf, untoleratedTaint } from './tolerations.js';
 
 export interface Amounts {
   milliCpu: number;

@@ -1,78 +1,103 @@
 /**
- * Taints and tolerations as kube matches them (pure): the scheduler keeps pods off nodes whose NoSchedule and
- * NoExecute taints they do not tolerate; the taint eviction controller deletes pods from nodes with a NoExecute
- * taint they do not tolerate at once, and after the shortest tolerationSeconds of the tolerations that let them stay.
+ * The taints the node lifecycle controller keeps on nodes, as kube's: NoSchedule taints mirror the node's
+ * conditions (and spec.unschedulable) at once; a NoExecute taint (not-ready or unreachable, never both) follows
+ * the Ready condition, and is what a taint-based eviction controller acts on. Only taints with these keys and
+ * effects are the controller's; others are left alone.
  */
+import { listAt, objAt, strAt, type Obj } from '../kinds/index.js';
+
+export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
+export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
+export const TAINT_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
+
 export interface Taint {
   key: string;
   value?: string;
-  effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' | string;
+  effect: string;
   timeAdded?: string;
 }
 
-export interface Toleration {
-  key?: string;
-  operator?: 'Exists' | 'Equal' | string;
-  value?: string;
-  effect?: string;
-  tolerationSeconds?: number;
+export interface TaintChange {
+  add: Taint[];
+  remove: Taint[];
 }
 
-/** kube's ToleratesTaint: an empty effect matches every effect; an empty key with Exists matches every key. */
-export function tolerates(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  if (!t.key && t.operator !== 'Exists') return false;
-  switch (t.operator ?? 'Equal') {
-    case 'Exists':
-      return true;
-    case 'Equal':
-      return (t.value ?? '') === (taint.value ?? '');
-    default:
-      return false;
+/** condition type → status → the NoSchedule taint it means */
+const conditionTaints: Record<string, Record<string, string>> = {
+  Ready: { False: TAINT_NOT_READY, Unknown: TAINT_UNREACHABLE },
+  MemoryPressure: { True: 'node.kubernetes.io/memory-pressure' },
+  DiskPressure: { True: 'node.kubernetes.io/disk-pressure' },
+  NetworkUnavailable: { True: 'node.kubernetes.io/network-unavailable' },
+  PIDPressure: { True: 'node.kubernetes.io/pid-pressure' },
+};
+const conditionTaintKeys = new Set(Object.values(conditionTaints).flatMap((m) => Object.values(m)));
+
+export const taintsOf = (node: Obj): Taint[] =>
+  listAt(objAt(node.spec).taints).map((t) => objAt(t) as unknown as Taint);
+const conditionsOf = (node: Obj): Obj[] => listAt(objAt(node.status).conditions).map(objAt);
+const matches = (a: Taint, b: Taint) => a.key === b.key && a.effect === b.effect;
+const has = (taints: Taint[], t: Taint) => taints.some((x) => matches(x, t));
+
+/** Ready's status: 'True', 'False', 'Unknown', or undefined when the node has no Ready condition. */
+export function readyStatus(node: Obj): string | undefined {
+  const ready = conditionsOf(node).find((c) => c.type === 'Ready');
+  return ready ? strAt(ready.status) : undefined;
+}
+
+/** kube's doNoScheduleTaintingPass: the node's condition taints (and cordon taint) as they should be. */
+export function noScheduleChange(node: Obj): TaintChange {
+  const want: Taint[] = [];
+  for (const c of conditionsOf(node)) {
+    const key = conditionTaints[strAt(c.type)]?.[strAt(c.status)];
+    if (key && !has(want, { key, effect: 'NoSchedule' })) want.push({ key, effect: 'NoSchedule' });
   }
-}
-
-export const taintsOf = (node: any): Taint[] => (Array.isArray(node?.spec?.taints) ? node.spec.taints : []);
-export const tolerationsOf = (pod: any): Toleration[] =>
-  Array.isArray(pod?.spec?.tolerations) ? pod.spec.tolerations : [];
-
-/** The first taint with one of `effects` that no toleration tolerates. */
-export function untoleratedTaint(
-  taints: Taint[],
-  tolerations: Toleration[],
-  effects: string[],
-): Taint | undefined {
-  return taints.find(
-    (taint) => effects.includes(taint.effect) && !tolerations.some((t) => tolerates(t, taint)),
+  if (objAt(node.spec).unschedulable === true) want.push({ key: TAINT_UNSCHEDULABLE, effect: 'NoSchedule' });
+  const ours = taintsOf(node).filter(
+    (t) => t.effect === 'NoSchedule' && (t.key === TAINT_UNSCHEDULABLE || conditionTaintKeys.has(t.key)),
   );
+  return { add: want.filter((t) => !has(ours, t)), remove: ours.filter((t) => !has(want, t)) };
 }
 
-/** kube's way of naming a taint in a scheduling message: `{key: value}` */
-export const taintText = (t: Taint) => `{${t.key}: ${t.value ?? ''}}`;
+const noExecute = (key: string): Taint => ({ key, effect: 'NoExecute' });
 
-export type EvictionDecision = { evict: 'now' } | { evict: 'at'; atMs: number } | { evict: 'never' };
+export interface NoExecuteDecision extends TaintChange {
+  /** a fresh taint (not a swap of the other one): kube paces these per zone */
+  paced: boolean;
+}
+
+/** kube's taint-based eviction marking: not-ready for Ready=False, unreachable for Unknown, neither for True. */
+export function noExecuteChange(node: Obj): NoExecuteDecision {
+  const taints = taintsOf(node);
+  const status = readyStatus(node);
+  const none: NoExecuteDecision = { add: [], remove: [], paced: false };
+  if (status === undefined) return none;
+  if (status === 'True') {
+    const remove = [noExecute(TAINT_NOT_READY), noExecute(TAINT_UNREACHABLE)].filter((t) => has(taints, t));
+    return { ...none, remove };
+  }
+  const [want, other] =
+    status === 'False' ? [TAINT_NOT_READY, TAINT_UNREACHABLE] : [TAINT_UNREACHABLE, TAINT_NOT_READY];
+  if (has(taints, noExecute(want))) return none;
+  const swap = has(taints, noExecute(other));
+  return { add: [noExecute(want)], remove: swap ? [noExecute(other)] : [], paced: !swap };
+}
+
+/** The node's NoExecute taints of this controller, all to go (entering full disruption, or Ready again). */
+export function reachableChange(node: Obj): TaintChange {
+  const remove = [noExecute(TAINT_NOT_READY), noExecute(TAINT_UNREACHABLE)].filter((t) =>
+    has(taintsOf(node), t),
+  );
+  return { add: [], remove };
+}
+
+export const isEmpty = (c: TaintChange) => c.add.length === 0 && c.remove.length === 0;
 
 /**
- * When a pod on a node with these taints must go (kube's taint eviction): a NoExecute taint it does not
- * tolerate → now; otherwise the shortest tolerationSeconds among the tolerations it uses for them (zero or
- * less: now), counted from when the newest of those taints was added (`nowMs` when a taint does not say); none
- * of them limited → never.
+ * kube's SwapNodeControllerTaint on a list: taints added carry `timeAdded` (the NoExecute clock of
+ * tolerationSeconds); a taint already there with the same key and effect is kept as it is.
  */
-export function evictionDecision(
-  taints: Taint[],
-  tolerations: Toleration[],
-  nowMs: number,
-): EvictionDecision {
-  const noExecute = taints.filter((t) => t.effect === 'NoExecute');
-  if (noExecute.length === 0) return { evict: 'never' };
-  if (untoleratedTaint(noExecute, tolerations, ['NoExecute'])) return { evict: 'now' };
-  const used = tolerations.filter((t) => noExecute.some((taint) => tolerates(t, taint)));
-  const limits = used.flatMap((t) => (typeof t.tolerationSeconds === 'number' ? [t.tolerationSeconds] : []));
-  if (limits.length === 0) return { evict: 'never' };
-  const seconds = Math.min(...limits);
-  if (seconds <= 0) return { evict: 'now' };
-  const added = noExecute.map((t) => (t.timeAdded ? Date.parse(t.timeAdded) : NaN));
-  const since = added.some(Number.isNaN) ? nowMs : Math.max(...added);
-  return { evict: 'at', atMs: since + seconds * 1000 };
+export function applyTaintChange(taints: Taint[], change: TaintChange, now: string): Taint[] {
+  const kept = taints.filter((t) => !has(change.remove, t));
+  for (const t of change.add) if (!has(kept, t)) kept.push({ ...t, timeAdded: now });
+  return kept;
 }

@@ -20,6 +20,7 @@ import {
 } from '../../modules/versioning/index.js';
 
 import { authFlags } from './auth-flags.js';
+import { nodeFlagDefaults, nodeFlags, type NodeFlagValues } from './node-flags.js';
 import {
   AGGREGATED_CONTROLLERS,
   checkAggregationFlags,
@@ -45,7 +46,7 @@ export { DEFAULT_SERVICE_ACCOUNT_ISSUER } from './flag-checks.js';
 
 export type Command = 'serve' | 'migrate' | 'help';
 
-export interface Config {
+export interface Config extends NodeFlagValues {
   command: Command;
   dataDir: string;
   /** unset: an embedded PostgreSQL is started in <dataDir>/postgres */
@@ -313,6 +314,7 @@ const flags: Record<string, FlagSpec> = {
     help: 'most mutating requests served at once, then 429 (default 200; 0: no limit)',
   },
   ...authFlags,
+  ...nodeFlags,
 };
 
 /** List flags (`k=v,k=v` or `a,b`): repeating one adds to it, as kube's do. */
@@ -360,6 +362,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     http2MaxStreamsPerConnection: 0,
     maxRequestBodyBytes: 3 * 1024 * 1024,
     historyRetentionMs: 5 * 60_000,
+    ...nodeFlagDefaults,
     shutdownDelayMs: 0,
     storageUnavailableTimeoutMs: 500,
     livezGracePeriodMs: 0,

@@ -20,6 +20,7 @@ import {
   leaseDefinition,
   localSubjectAccessReviewDefinition,
   namespaceDefinition,
+  nodeDefinition,
   secretDefinition,
   selfSubjectAccessReviewDefinition,
   selfSubjectReviewDefinition,
@@ -209,6 +210,18 @@ const sarSpec = {
 const sarStatus = {
   json: { allowed: true, reason: 'r', evaluationError: 'e', denied: true },
   raw: pb.int(1, 1) + pb.str(2, 'r') + pb.str(3, 'e') + pb.int(4, 1),
+};
+
+/** a ConfigMapNodeConfigSource with every field */
+const nodeConfigMap = {
+  json: {
+    namespace: 'kube-system',
+    name: 'cfg',
+    uid: 'u',
+    resourceVersion: '1',
+    kubeletConfigKey: 'kubelet',
+  },
+  raw: pb.str(1, 'kube-system') + pb.str(2, 'cfg') + pb.str(3, 'u') + pb.str(4, '1') + pb.str(5, 'kubelet'),
 };
 
 const vectors: Vector[] = [
@@ -744,6 +757,119 @@ const vectors: Vector[] = [
         pb.msg(2, pb.str(1, 'get'), pb.str(2, '/x*')),
         pb.int(3, 1),
         pb.str(4, 'e'),
+      ),
+  },
+  {
+    def: nodeDefinition,
+    json: {
+      metadata: metadataJson(''),
+      spec: {
+        podCIDR: '10.244.1.0/24',
+        podCIDRs: ['10.244.1.0/24', 'fd00:10:244:1::/64'],
+        providerID: 'kind://n1',
+        unschedulable: true,
+        taints: [{ key: 'k', value: 'v', effect: 'NoExecute', timeAdded: '2024-01-01T00:00:00Z' }],
+        configSource: { configMap: nodeConfigMap.json },
+        externalID: 'ext',
+      },
+      status: {
+        capacity: { cpu: '4', memory: '8Gi' },
+        allocatable: { cpu: '3500m' },
+        phase: 'Running',
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            lastHeartbeatTime: '2024-01-01T00:00:10Z',
+            lastTransitionTime: '2024-01-01T00:00:00Z',
+            reason: 'KubeletReady',
+            message: 'ok',
+          },
+        ],
+        addresses: [{ type: 'InternalIP', address: '10.0.0.1' }],
+        daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+        nodeInfo: {
+          machineID: 'm',
+          systemUUID: 's',
+          bootID: 'b',
+          kernelVersion: 'k',
+          osImage: 'o',
+          containerRuntimeVersion: 'c',
+          kubeletVersion: 'v1.32.3',
+          kubeProxyVersion: 'p',
+          operatingSystem: 'linux',
+          architecture: 'amd64',
+        },
+        images: [{ names: ['a:1', 'a@sha256:00'], sizeBytes: 1024 }],
+        volumesInUse: ['vol'],
+        volumesAttached: [{ name: 'vol', devicePath: '/dev/x' }],
+        config: {
+          assigned: { configMap: nodeConfigMap.json },
+          active: { configMap: nodeConfigMap.json },
+          lastKnownGood: { configMap: nodeConfigMap.json },
+          error: 'e',
+        },
+        runtimeHandlers: [
+          { name: 'runc', features: { recursiveReadOnlyMounts: true, userNamespaces: false } },
+        ],
+        features: { supplementalGroupsPolicy: true },
+      },
+    },
+    raw:
+      metadataRaw('') +
+      pb.msg(
+        2,
+        pb.str(1, '10.244.1.0/24'),
+        pb.str(2, 'ext'),
+        pb.str(3, 'kind://n1'),
+        pb.int(4, 1),
+        pb.msg(5, pb.str(1, 'k'), pb.str(2, 'v'), pb.str(3, 'NoExecute'), time(4, jan2024)),
+        pb.msg(6, pb.msg(2, nodeConfigMap.raw)),
+        pb.str(7, '10.244.1.0/24'),
+        pb.str(7, 'fd00:10:244:1::/64'),
+      ) +
+      pb.msg(
+        3,
+        pb.msg(1, pb.str(1, 'cpu'), pb.msg(2, pb.str(1, '4'))),
+        pb.msg(1, pb.str(1, 'memory'), pb.msg(2, pb.str(1, '8Gi'))),
+        pb.msg(2, pb.str(1, 'cpu'), pb.msg(2, pb.str(1, '3500m'))),
+        pb.str(3, 'Running'),
+        pb.msg(
+          4,
+          pb.str(1, 'Ready'),
+          pb.str(2, 'True'),
+          time(3, jan2024 + 10),
+          time(4, jan2024),
+          pb.str(5, 'KubeletReady'),
+          pb.str(6, 'ok'),
+        ),
+        pb.msg(5, pb.str(1, 'InternalIP'), pb.str(2, '10.0.0.1')),
+        pb.msg(6, pb.msg(1, pb.int(1, 10250))),
+        pb.msg(
+          7,
+          pb.str(1, 'm'),
+          pb.str(2, 's'),
+          pb.str(3, 'b'),
+          pb.str(4, 'k'),
+          pb.str(5, 'o'),
+          pb.str(6, 'c'),
+          pb.str(7, 'v1.32.3'),
+          pb.str(8, 'p'),
+          pb.str(9, 'linux'),
+          pb.str(10, 'amd64'),
+        ),
+        pb.msg(8, pb.str(1, 'a:1'), pb.str(1, 'a@sha256:00'), pb.int(2, 1024)),
+        pb.str(9, 'vol'),
+        pb.msg(10, pb.str(1, 'vol'), pb.str(2, '/dev/x')),
+        pb.msg(
+          11,
+          pb.msg(1, pb.msg(2, nodeConfigMap.raw)),
+          pb.msg(2, pb.msg(2, nodeConfigMap.raw)),
+          pb.msg(3, pb.msg(2, nodeConfigMap.raw)),
+          pb.str(4, 'e'),
+        ),
+        pb.msg(12, pb.str(1, 'runc'), pb.msg(2, pb.int(1, 1), pb.int(2, 0))),
+        pb.msg(13, pb.int(1, 1)),
       ),
   },
 ];
