@@ -14,6 +14,7 @@ import { configMapDefinition } from './core/configmap.js';
 import { endpointsDefinition } from './core/endpoints.js';
 import { eventDefinition } from './core/event.js';
 import { namespaceDefinition } from './core/namespace.js';
+import { podDefinition } from './core/pod.js';
 import { secretDefinition } from './core/secret.js';
 import { serviceDefinition } from './core/service.js';
 import { serviceAccountDefinition } from './core/serviceaccount.js';
@@ -28,6 +29,7 @@ export const builtinDefinitions: ResourceDefinition[] = [
   serviceAccountDefinition,
   eventDefinition,
   serviceDefinition,
+  podDefinition,
   endpointsDefinition,
   leaseDefinition,
   endpointSliceDefinition,

@@ -116,6 +116,29 @@ const kubeFacts: {
     categories: ['all'],
   },
   {
+    resource: 'pods',
+    group: '',
+    kind: 'Pod',
+    scope: 'Namespaced',
+    shortNames: ['po'],
+    verbs: all,
+    subresources: ['binding', 'eviction', 'status'],
+    allowCreateOnUpdate: false,
+    nameRule: 'dns1123Subdomain',
+    columns: [
+      'Name',
+      'Ready',
+      'Status',
+      'Restarts',
+      'Age',
+      'IP',
+      'Node',
+      'Nominated Node',
+      'Readiness Gates',
+    ],
+    categories: ['all'],
+  },
+  {
     resource: 'endpoints',
     group: '',
     kind: 'Endpoints',
@@ -360,9 +383,13 @@ describe('definitions are self-consistent', () => {
           const entries = Object.entries(schema.properties ?? {}).filter(
             ([name]) => !(at === '' && (name === 'apiVersion' || name === 'kind')),
           );
+          // a field of an embedded (Go inline) struct is numbered within that struct
           const numbers = entries.map(([name, p]) => {
             assert.ok(Number.isInteger(p['x-pgkube-protobuf']), `${at}.${name} has no protobuf number`);
-            return p['x-pgkube-protobuf'];
+            const embedded = p['x-pgkube-protobuf-embedded'];
+            return embedded === undefined
+              ? `${p['x-pgkube-protobuf']}`
+              : `${embedded}.${p['x-pgkube-protobuf']}`;
           });
           assert.equal(
             new Set(numbers).size,
@@ -382,7 +409,7 @@ describe('definitions are self-consistent', () => {
               assert.ok(prop['x-kubernetes-list-map-keys']?.length, `${at}.${name}: map list without keys`);
             }
             if (prop['x-kubernetes-patch-merge-key'])
-              assert.equal(prop['x-kubernetes-patch-strategy'], 'merge');
+              assert.ok(prop['x-kubernetes-patch-strategy']?.split(',').includes('merge'));
           }
         }
       });
@@ -395,7 +422,8 @@ describe('definitions are self-consistent', () => {
       });
       it('selectable fields work on an empty object', () => {
         const fields = def.strategy.selectableFields?.({ metadata: {} }) ?? {};
-        for (const value of Object.values(fields)) assert.equal(value, '');
+        // a boolean field reads as Go formats false (pods' spec.hostNetwork)
+        for (const value of Object.values(fields)) assert.ok(value === '' || value === 'false', value);
       });
     });
   }
@@ -406,7 +434,9 @@ describe('definitions are self-consistent', () => {
       JSON.parse(
         JSON.stringify(node, (key, value) =>
           // field number and pointer-ness belong to the use, not to the shared type
-          key === 'x-pgkube-protobuf' || key === 'x-pgkube-pointer' ? undefined : value,
+          key === 'x-pgkube-protobuf' || key === 'x-pgkube-pointer' || key === 'x-pgkube-protobuf-embedded'
+            ? undefined
+            : value,
         ),
       );
     const visit = (node: Schema, at: string): void => {
@@ -455,6 +485,11 @@ function checkAgainst(schema: Schema, value: unknown, at: string, problems: stri
   }
 }
 
+/** Fields kube v1.33 added (the fixtures are v1.33's); v1.32, which pgkube serves, has none of them. */
+const newerFields: Record<string, RegExp> = {
+  Pod: /^\.(spec\.(containers|initContainers|ephemeralContainers)\[0\]\.lifecycle\.stopSignal|status\.((containerStatuses|initContainerStatuses|ephemeralContainerStatuses)\[0\]\.stopSignal|observedGeneration|conditions\[0\]\.observedGeneration)): not in the schema$/,
+};
+
 describe('schemas cover kube’s fully populated objects', () => {
   const dir = path.resolve(process.cwd(), '..', 'shared', 'fixtures', 'k8s-api-v1.33');
   for (const def of builtinDefinitions) {
@@ -464,7 +499,11 @@ describe('schemas cover kube’s fully populated objects', () => {
       assert.equal(fixture.apiVersion, groupVersion(def.group, def.versions[0]));
       const problems: string[] = [];
       checkAgainst(def.schema, fixture, '', problems);
-      assert.deepEqual(problems, []);
+      const newer = newerFields[def.kind];
+      assert.deepEqual(
+        problems.filter((p) => !newer?.test(p)),
+        [],
+      );
     });
   }
 });

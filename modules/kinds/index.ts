@@ -55,3 +55,10 @@ export {
   type APIServiceServiceReference,
   type APIServiceSpec,
 } from './apiregistration/apiservice-types.js';
+export { podDefinition } from './core/pod.js';
+export {
+  effectiveSeccompProfile,
+  validateSeccompProfile,
+  type SeccompProfile,
+  type SeccompProfileType,
+} from './core/pod-seccomp.js';
