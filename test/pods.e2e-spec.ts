@@ -293,6 +293,9 @@ describe('Pods', () => {
     });
     assert.deepEqual((byName.get('pods/status') as { verbs: string[] }).verbs, ['get', 'patch', 'update']);
     assert.deepEqual((byName.get('pods') as { shortNames: string[] }).shortNames, ['po']);
+    const explained = await k(['explain', 'pods.spec.containers.securityContext.seccompProfile']);
+    assert.match(explained, /localhostProfile\s+<string>/);
+    assert.match(explained, /type\s+<string> -required-/);
   });
 
   it('Protobuf: a pod created and read back, and a binding, in kube’s wire form', async () => {
