@@ -63,4 +63,9 @@ export interface Schema {
   'x-pgkube-pointer'?: boolean;
   /** protobuf field number of this property within its parent message (used by the Protobuf codec) */
   'x-pgkube-protobuf'?: number;
+  /**
+   * the property belongs to a struct its Go parent embeds inline (VolumeSource in Volume): on the wire it sits
+   * in the message at this field number of the parent, as its field `x-pgkube-protobuf`
+   */
+  'x-pgkube-protobuf-embedded'?: number;
 }

@@ -24,6 +24,8 @@ import { DELEGATES, Pipeline, UPSTREAM, type Delegate, type UpstreamForwarding }
 import { ReadHandlers } from './reads.js';
 import { ResourceHandlers } from './resources.js';
 import { TokenRequests } from './token-request.js';
+import { createBinding } from './pod-binding.js';
+import { createEviction } from './pod-eviction.js';
 import { RequestTimeouts } from './timeout.js';
 
 export interface EndpointsOptions {
@@ -149,6 +151,8 @@ export class EndpointsModule {
             const tokens = new TokenRequests(generic, registry, issuer);
             return new ResourceHandlers(generic, reads, () => namespaces.kick(), virtual, {
               token: (r) => tokens.create(r),
+              binding: (r) => createBinding(generic, r),
+              eviction: (r) => createEviction(generic, r),
             });
           },
           inject: [GenericStore, ReadHandlers, NamespaceController, VirtualKinds, Registry, TokenIssuer],

@@ -15,6 +15,7 @@ import { endpointsDefinition } from './core/endpoints.js';
 import { eventDefinition } from './core/event.js';
 import { namespaceDefinition } from './core/namespace.js';
 import { nodeDefinition } from './core/node.js';
+import { podDefinition } from './core/pod.js';
 import { secretDefinition } from './core/secret.js';
 import { serviceDefinition } from './core/service.js';
 import { serviceAccountDefinition } from './core/serviceaccount.js';
@@ -31,6 +32,7 @@ export const builtinDefinitions: ResourceDefinition[] = [
   eventDefinition,
   eventsEventDefinition,
   serviceDefinition,
+  podDefinition,
   endpointsDefinition,
   leaseDefinition,
   nodeDefinition,

@@ -139,6 +139,29 @@ const kubeFacts: {
     categories: ['all'],
   },
   {
+    resource: 'pods',
+    group: '',
+    kind: 'Pod',
+    scope: 'Namespaced',
+    shortNames: ['po'],
+    verbs: all,
+    subresources: ['binding', 'eviction', 'status'],
+    allowCreateOnUpdate: false,
+    nameRule: 'dns1123Subdomain',
+    columns: [
+      'Name',
+      'Ready',
+      'Status',
+      'Restarts',
+      'Age',
+      'IP',
+      'Node',
+      'Nominated Node',
+      'Readiness Gates',
+    ],
+    categories: ['all'],
+  },
+  {
     resource: 'endpoints',
     group: '',
     kind: 'Endpoints',
@@ -406,9 +429,13 @@ describe('definitions are self-consistent', () => {
           const entries = Object.entries(schema.properties ?? {}).filter(
             ([name]) => !(at === '' && (name === 'apiVersion' || name === 'kind')),
           );
+          // a field of an embedded (Go inline) struct is numbered within that struct
           const numbers = entries.map(([name, p]) => {
             assert.ok(Number.isInteger(p['x-pgkube-protobuf']), `${at}.${name} has no protobuf number`);
-            return p['x-pgkube-protobuf'];
+            const embedded = p['x-pgkube-protobuf-embedded'];
+            return embedded === undefined
+              ? `${p['x-pgkube-protobuf']}`
+              : `${embedded}.${p['x-pgkube-protobuf']}`;
           });
           assert.equal(
             new Set(numbers).size,
@@ -428,7 +455,7 @@ describe('definitions are self-consistent', () => {
               assert.ok(prop['x-kubernetes-list-map-keys']?.length, `${at}.${name}: map list without keys`);
             }
             if (prop['x-kubernetes-patch-merge-key'])
-              assert.equal(prop['x-kubernetes-patch-strategy'], 'merge');
+              assert.ok(prop['x-kubernetes-patch-strategy']?.split(',').includes('merge'));
           }
         }
       });
@@ -453,7 +480,9 @@ describe('definitions are self-consistent', () => {
       JSON.parse(
         JSON.stringify(node, (key, value) =>
           // field number and pointer-ness belong to the use, not to the shared type
-          key === 'x-pgkube-protobuf' || key === 'x-pgkube-pointer' ? undefined : value,
+          key === 'x-pgkube-protobuf' || key === 'x-pgkube-pointer' || key === 'x-pgkube-protobuf-embedded'
+            ? undefined
+            : value,
         ),
       );
     const visit = (node: Schema, at: string): void => {
@@ -509,6 +538,11 @@ function checkAgainst(schema: Schema, value: unknown, at: string, problems: stri
   }
 }
 
+/** Fields kube v1.33 added (the fixtures are v1.33's); v1.32, which pgkube serves, has none of them. */
+const newerFields: Record<string, RegExp> = {
+  Pod: /^\.(spec\.(containers|initContainers|ephemeralContainers)\[0\]\.lifecycle\.stopSignal|status\.((containerStatuses|initContainerStatuses|ephemeralContainerStatuses)\[0\]\.stopSignal|observedGeneration|conditions\[0\]\.observedGeneration)): not in the schema$/,
+};
+
 describe('schemas cover kube’s fully populated objects', () => {
   const dir = path.resolve(process.cwd(), '..', 'shared', 'fixtures', 'k8s-api-v1.33');
   for (const def of builtinDefinitions) {
@@ -518,7 +552,11 @@ describe('schemas cover kube’s fully populated objects', () => {
       assert.equal(fixture.apiVersion, groupVersion(def.group, def.versions[0]));
       const problems: string[] = [];
       checkAgainst(def.schema, fixture, '', problems);
-      assert.deepEqual(problems, []);
+      const newer = newerFields[def.kind];
+      assert.deepEqual(
+        problems.filter((p) => !newer?.test(p)),
+        [],
+      );
     });
   }
 });

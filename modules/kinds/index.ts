@@ -60,3 +60,10 @@ export {
   type APIServiceSpec,
 } from './apiregistration/apiservice-types.js';
 export { objAt, listAt, strAt, numAt, type Obj } from './values.js';
+export { podDefinition } from './core/pod.js';
+export {
+  effectiveSeccompProfile,
+  validateSeccompProfile,
+  type SeccompProfile,
+  type SeccompProfileType,
+} from './core/pod-seccomp.js';

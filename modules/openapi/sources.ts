@@ -32,7 +32,9 @@ function collectShared(node: Schema, into: Map<string, ComponentSource>, seen: S
   if (seen.has(node)) return;
   seen.add(node);
   const name = node['x-pgkube-ref'];
-  if (name !== undefined && hasContent(node) && !into.has(name)) into.set(name, { schema: node });
+  // the library's own request types (DeleteOptions in an Eviction) keep the library's component
+  if (name !== undefined && hasContent(node) && !into.has(name) && !(name in apiSchemas))
+    into.set(name, { schema: node });
   for (const sub of Object.values(node.properties ?? {})) collectShared(sub, into, seen);
   if (node.items) collectShared(node.items, into, seen);
   if (typeof node.additionalProperties === 'object') collectShared(node.additionalProperties, into, seen);

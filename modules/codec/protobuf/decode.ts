@@ -44,7 +44,9 @@ function decodeMessage(r: WireReader, shape: MessageShape, into: Record<string, 
   while (!r.done()) {
     const { field, wireType } = r.tag();
     const info = shape.byNumber.get(field);
-    if (info) decodeField(r, wireType, info, into);
+    // an inline-embedded struct's fields land in the parent's own object
+    if (info?.embedded) decodeMessage(sub(r, wireType, String(info.number)), info.embedded, into);
+    else if (info) decodeField(r, wireType, info, into);
     else r.skip(wireType);
   }
   return into;

@@ -33,7 +33,11 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 function writeMessage(w: WireWriter, obj: unknown, shape: MessageShape, path: string): void {
   if (obj !== undefined && obj !== null && !isRecord(obj)) fail(path, 'expected an object');
   const record = (obj ?? {}) as Record<string, unknown>;
-  for (const info of shape.ordered) writeField(w, info, record[info.name], join(path, info.name));
+  for (const info of shape.ordered) {
+    // an inline-embedded struct: its fields are the record's own, its wire form a nested message
+    if (info.embedded) w.message(info.number, (m) => writeMessage(m, record, info.embedded!, path));
+    else writeField(w, info, record[info.name], join(path, info.name));
+  }
 }
 
 function writeField(w: WireWriter, info: FieldInfo, value: unknown, path: string): void {

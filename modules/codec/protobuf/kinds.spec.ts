@@ -21,6 +21,7 @@ import {
   localSubjectAccessReviewDefinition,
   namespaceDefinition,
   nodeDefinition,
+  podDefinition,
   secretDefinition,
   selfSubjectAccessReviewDefinition,
   selfSubjectReviewDefinition,
@@ -224,7 +225,172 @@ const nodeConfigMap = {
   raw: pb.str(1, 'kube-system') + pb.str(2, 'cfg') + pb.str(3, 'u') + pb.str(4, '1') + pb.str(5, 'kubelet'),
 };
 
+/**
+ * A Pod with the parts whose wire form differs from their JSON: structs Go embeds inline (a volume's source, a
+ * probe's handler, an ephemeral container's common fields), quantities, an int-or-string port, pointers kept at
+ * zero, and the value fields kube always writes. (Every field of kube's own v1.33 Pod was checked while writing
+ * the schema; this vector is ours.)
+ */
+const quantity = (v: string) => pb.msg(2, pb.str(1, v));
+const podVector: Vector = {
+  def: podDefinition,
+  json: {
+    metadata: metadataJson('ns'),
+    spec: {
+      volumes: [{ name: 'data', configMap: { name: 'cm', defaultMode: 420 } }],
+      containers: [
+        {
+          name: 'web',
+          image: 'nginx:1.27',
+          ports: [{ name: 'http', containerPort: 80, protocol: 'TCP' }],
+          resources: { limits: { cpu: '500m' }, requests: { cpu: '250m' } },
+          readinessProbe: { httpGet: { path: '/', port: 'http', scheme: 'HTTP' }, periodSeconds: 10 },
+          imagePullPolicy: 'IfNotPresent',
+          securityContext: { seccompProfile: { type: 'Localhost', localhostProfile: 'p.json' } },
+        },
+      ],
+      restartPolicy: 'Always',
+      terminationGracePeriodSeconds: 30,
+      nodeSelector: { disk: 'ssd' },
+      nodeName: 'n1',
+      securityContext: { runAsUser: 0 },
+      tolerations: [{ key: 'k', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }],
+      ephemeralContainers: [{ name: 'debug', image: 'busybox', resources: {}, targetContainerName: 'web' }],
+    },
+    status: {
+      phase: 'Running',
+      conditions: [
+        { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: '2024-01-01T00:00:00Z' },
+      ],
+      containerStatuses: [
+        {
+          name: 'web',
+          state: { running: { startedAt: '2024-01-01T00:00:00Z' } },
+          lastState: {},
+          ready: true,
+          restartCount: 0,
+          image: 'nginx:1.27',
+          imageID: '',
+          started: true,
+        },
+      ],
+      qosClass: 'Burstable',
+      podIPs: [{ ip: '10.0.0.5' }],
+    },
+  },
+  raw:
+    metadataRaw('ns') +
+    pb.msg(
+      2,
+      pb.msg(1, pb.str(1, 'data'), pb.msg(2, pb.msg(19, pb.msg(1, pb.str(1, 'cm')), pb.int(3, 420)))),
+      pb.msg(
+        2,
+        pb.str(1, 'web'),
+        pb.str(2, 'nginx:1.27'),
+        pb.str(5, ''),
+        pb.msg(6, pb.str(1, 'http'), pb.int(2, 0), pb.int(3, 80), pb.str(4, 'TCP'), pb.str(5, '')),
+        pb.msg(
+          8,
+          pb.msg(1, pb.str(1, 'cpu'), quantity('500m')),
+          pb.msg(2, pb.str(1, 'cpu'), quantity('250m')),
+        ),
+        pb.msg(
+          11,
+          pb.msg(
+            1,
+            pb.msg(
+              2,
+              pb.str(1, '/'),
+              pb.msg(2, pb.int(1, 1), pb.int(2, 0), pb.str(3, 'http')),
+              pb.str(3, ''),
+              pb.str(4, 'HTTP'),
+            ),
+          ),
+          pb.int(2, 0),
+          pb.int(3, 0),
+          pb.int(4, 10),
+          pb.int(5, 0),
+          pb.int(6, 0),
+        ),
+        pb.str(13, ''),
+        pb.str(14, 'IfNotPresent'),
+        pb.msg(15, pb.msg(11, pb.str(1, 'Localhost'), pb.str(2, 'p.json'))),
+        pb.int(16, 0),
+        pb.int(17, 0),
+        pb.int(18, 0),
+        pb.str(20, ''),
+      ),
+      pb.str(3, 'Always'),
+      pb.int(4, 30),
+      pb.str(6, ''),
+      entry(7, 'disk', 'ssd'),
+      pb.str(8, ''),
+      pb.str(9, ''),
+      pb.str(10, 'n1'),
+      pb.int(11, 0),
+      pb.int(12, 0),
+      pb.int(13, 0),
+      pb.msg(14, pb.int(2, 0)),
+      pb.str(16, ''),
+      pb.str(17, ''),
+      pb.str(19, ''),
+      pb.msg(22, pb.str(1, 'k'), pb.str(2, 'Exists'), pb.str(3, ''), pb.str(4, 'NoExecute'), pb.int(5, 300)),
+      pb.str(24, ''),
+      pb.msg(
+        34,
+        pb.msg(
+          1,
+          pb.str(1, 'debug'),
+          pb.str(2, 'busybox'),
+          pb.str(5, ''),
+          pb.msg(8),
+          pb.str(13, ''),
+          pb.str(14, ''),
+          pb.int(16, 0),
+          pb.int(17, 0),
+          pb.int(18, 0),
+          pb.str(20, ''),
+        ),
+        pb.str(2, 'web'),
+      ),
+    ) +
+    pb.msg(
+      3,
+      pb.str(1, 'Running'),
+      pb.msg(
+        2,
+        pb.str(1, 'Ready'),
+        pb.str(2, 'True'),
+        pb.msg(3),
+        time(4, jan2024),
+        pb.str(5, ''),
+        pb.str(6, ''),
+      ),
+      pb.str(3, ''),
+      pb.str(4, ''),
+      pb.str(5, ''),
+      pb.str(6, ''),
+      pb.msg(
+        8,
+        pb.str(1, 'web'),
+        pb.msg(2, pb.msg(2, time(1, jan2024))),
+        pb.msg(3),
+        pb.int(4, 1),
+        pb.int(5, 0),
+        pb.str(6, 'nginx:1.27'),
+        pb.str(7, ''),
+        pb.str(8, ''),
+        pb.int(9, 1),
+      ),
+      pb.str(9, 'Burstable'),
+      pb.str(11, ''),
+      pb.msg(12, pb.str(1, '10.0.0.5')),
+      pb.str(14, ''),
+    ),
+};
+
 const vectors: Vector[] = [
+  podVector,
   {
     def: namespaceDefinition,
     json: {

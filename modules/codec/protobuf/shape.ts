@@ -27,6 +27,11 @@ export interface FieldInfo {
   pointer: boolean;
   /** listed in the parent's `required`: kube's JSON keeps the field even at its zero value */
   required: boolean;
+  /**
+   * a struct the Go parent embeds inline: its fields are the parent's JSON properties, its wire form a
+   * message of its own (always written, a Go value)
+   */
+  embedded?: MessageShape;
 }
 
 export interface MessageShape {
@@ -99,13 +104,25 @@ function classify(schema: Schema): Shape {
 function messageShape(schema: Schema): MessageShape {
   const required = new Set(schema.required ?? []);
   const ordered: FieldInfo[] = [];
+  const embedded = new Map<number, FieldInfo[]>();
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
     const number = prop['x-pgkube-protobuf'];
     if (number === undefined) continue;
-    ordered.push({ name, number, schema: prop, pointer: isPointer(prop), required: required.has(name) });
+    const info = { name, number, schema: prop, pointer: isPointer(prop), required: required.has(name) };
+    const at = prop['x-pgkube-protobuf-embedded'];
+    if (at === undefined) ordered.push(info);
+    else embedded.set(at, [...(embedded.get(at) ?? []), info]);
   }
-  ordered.sort((a, b) => a.number - b.number);
-  return { kind: 'message', byNumber: new Map(ordered.map((f) => [f.number, f])), ordered };
+  for (const [number, fields] of embedded) {
+    const shape = orderedShape(fields);
+    ordered.push({ name: '', number, schema: {}, pointer: false, required: false, embedded: shape });
+  }
+  return orderedShape(ordered);
+}
+
+function orderedShape(fields: FieldInfo[]): MessageShape {
+  fields.sort((a, b) => a.number - b.number);
+  return { kind: 'message', byNumber: new Map(fields.map((f) => [f.number, f])), ordered: fields };
 }
 
 /** Scalars written as varints, which a repeated field may also send packed. */
