@@ -111,6 +111,35 @@ describe('HTTP/2', () => {
     assert.equal(gone.json.details.name, 'crud');
   });
 
+  it('reads a streamed body without Content-Type or Content-Length as JSON (kubectl create --raw -f)', async () => {
+    const send = (chunks: string[]) =>
+      new Promise<H2Response>((resolve, reject) => {
+        const stream = session.request({
+          ':method': 'POST',
+          ':path': CONFIGMAPS,
+          authorization: `Bearer ${s.token}`,
+        });
+        const got: Buffer[] = [];
+        let status = 0;
+        stream.on('response', (h) => (status = Number(h[':status'])));
+        stream.on('data', (d: Buffer) => got.push(d));
+        stream.on('end', () => {
+          const body = Buffer.concat(got);
+          resolve({ status, headers: {}, body, json: JSON.parse(body.toString()) });
+        });
+        stream.on('error', reject);
+        for (const c of chunks) stream.write(c);
+        stream.end();
+      });
+    const text = JSON.stringify(configMap('streamed', { a: '1' }));
+    const created = await send([text.slice(0, 20), text.slice(20)]);
+    assert.equal(created.status, 201, created.body.toString());
+    assert.deepEqual(created.json.data, { a: '1' });
+    const empty = await send([]);
+    assert.equal(empty.status, 400);
+    assert.equal(empty.json.message, 'request body must not be empty');
+  });
+
   it('answers a body over the limit with 413 and malformed JSON with 400, as Status objects', async () => {
     const big = JSON.stringify(configMap('big', { v: 'x'.repeat(3.5 * 1024 * 1024) }));
     const tooLarge = await request(session, 'POST', CONFIGMAPS, big);

@@ -65,7 +65,7 @@ export async function nodeAgentCommand(argv: string[]): Promise<void> {
     api,
     identity: nodeIdentity({
       name: config.nodeName,
-      hostname: os.hostname(),
+      hostname: config.nodeName,
       internalIP: config.nodeIps[0] ?? hostAddress(),
       port: k.port,
       maxPods: k.maxPods,

@@ -104,6 +104,20 @@ export async function createServer(
     '*',
     requestBodyParser(config.maxRequestBodyBytes, (method, url) => pipeline.streamsBody(method, url)),
   );
+  // Fastify reads no body from a request without Content-Type, Content-Length and Transfer-Encoding; over
+  // HTTP/2 that is a streamed body (kubectl create --raw -f sends one), which kube reads as JSON. The stream's
+  // end flag tells whether a body follows: then the request is marked as chunked so the parser above reads it.
+  fastify.addHook('onRequest', (req, _reply, done) => {
+    const h = req.headers;
+    if (
+      req.raw.httpVersionMajor === 2 &&
+      h['content-type'] === undefined &&
+      h['content-length'] === undefined &&
+      !(req.raw as unknown as { stream: { endAfterHeaders: boolean } }).stream.endAfterHeaders
+    )
+      h['transfer-encoding'] = 'chunked';
+    done();
+  });
   // upgrade requests (exec, attach, port-forward) for another server are relayed once authorized; others are
   // served as ordinary requests, as before (kube answers an upgrade it does not serve as a plain request)
   fastify.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {

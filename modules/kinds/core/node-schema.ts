@@ -1,15 +1,9 @@
 /** The core/v1 Node schema: kube v1.32's fields, protobuf numbers and list markers. */
 import type { Schema } from '../../registry/index.js';
 import { bool, field, int32, int64, kindSchema, pointer, str, timeSchema } from '../../api/index.js';
+import { quantitySchema } from '../message-table.js';
 
 const coreV1 = 'io.k8s.api.core.v1';
-
-/** resource.Quantity: "500m", "4Gi", 3; one wire message of its own ({1: string}) */
-export const quantitySchema: Schema = {
-  'x-kubernetes-int-or-string': true,
-  description: 'A fixed-point amount with an optional suffix: 100m, 2, 1.5Gi, 1e3.',
-  'x-pgkube-ref': 'io.k8s.apimachinery.pkg.api.resource.Quantity',
-};
 
 const resourceList = (n: number, description: string): Schema =>
   field(n, { type: 'object', additionalProperties: quantitySchema }, description);
