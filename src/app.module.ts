@@ -19,7 +19,13 @@ import {
 import { ControllersModule, type ClusterEndpoint } from '../modules/controllers/index.js';
 import { EndpointsModule } from '../modules/endpoints/index.js';
 import { KindsModule } from '../modules/kinds/index.js';
-import { defaultDisruption, NodeLifecycleController, NodesModule } from '../modules/nodes/index.js';
+import {
+  defaultDisruption,
+  NodeLifecycleController,
+  NodesModule,
+  Scheduler,
+  TaintEvictionController,
+} from '../modules/nodes/index.js';
 import { RegistryModule } from '../modules/registry/index.js';
 import { SidecarModule } from '../modules/sidecar/index.js';
 import { StorageModule } from '../modules/storage/index.js';
@@ -119,7 +125,7 @@ export class AppModule {
         }),
         ControllersModule.forRoot({
           controllers: config.controllers,
-          moreControllers: [NodeLifecycleController],
+          moreControllers: [NodeLifecycleController, TaintEvictionController, Scheduler],
           clusterEndpoint: server.clusterEndpoint,
           rootCa: server.servingCa,
         }),

@@ -26,6 +26,9 @@ export const knownControllers: readonly ControllerName[] = [
   { name: 'clusterrole-aggregation', enabledByDefault: true },
   { name: 'garbagecollector', enabledByDefault: true },
   { name: 'nodelifecycle', enabledByDefault: true },
+  { name: 'taint-eviction-controller', enabledByDefault: true },
+  // kube-scheduler is its own program; here it runs in-process like the controllers
+  { name: 'scheduler', enabledByDefault: true },
   { name: 'tokencleaner', enabledByDefault: false },
   { name: 'bootstrapsigner', enabledByDefault: false },
 ];

@@ -16,3 +16,4 @@ export {
   type LeaderElectionOptions,
   type LeaderCallbacks,
 } from './leader-election.js';
+export { isNotFound, isConflict, isAlreadyExists } from './api-errors.js';

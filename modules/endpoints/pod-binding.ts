@@ -2,15 +2,12 @@
  * POST pods/<name>/binding (core/v1 Binding), kube's BindingREST: sets the pod's spec.nodeName once, with the
  * Binding's annotations, and marks it PodScheduled. A pod already bound, or being deleted, answers 409.
  */
-import { ApiError, fieldError, nowTimestamp, type FieldError, type KubeObject } from '../api/index.js';
+import { ApiError, fieldError, type FieldError, type KubeObject } from '../api/index.js';
+import { boundPod, objAt } from '../kinds/index.js';
 import type { GenericStore } from '../registry/index.js';
 import { writeOptions, type ResourceRequest } from './request.js';
 import { addWarnings } from './respond.js';
 import { sendCreatedStatus, subresourceBody } from './subresource-body.js';
-
-type Obj = Record<string, unknown>;
-const objAt = (v: unknown): Obj =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {};
 
 /** kube's ValidatePodBinding. */
 function bindingErrors(binding: KubeObject): FieldError[] {
@@ -20,41 +17,6 @@ function bindingErrors(binding: KubeObject): FieldError[] {
     errors.push(fieldError.notSupported('target.kind', target.kind, ['Node', '<empty>']));
   if (!target.name) errors.push(fieldError.required('target.name'));
   return errors;
-}
-
-const bindingGR = { group: '', resource: 'pods/binding' };
-
-/** The pod bound to `node`: the PodScheduled condition True, the Binding's annotations added. */
-function bound(pod: KubeObject, node: string, annotations: Record<string, string> | undefined): KubeObject {
-  const next = structuredClone(pod);
-  const spec = objAt(next.spec);
-  const name = next.metadata.name ?? '';
-  if (next.metadata.deletionTimestamp)
-    throw ApiError.conflict(bindingGR, name, `pod ${name} is being deleted, cannot be assigned to a host`);
-  if (spec.nodeName)
-    throw ApiError.conflict(
-      bindingGR,
-      name,
-      `pod ${name} is already assigned to node "${String(spec.nodeName)}"`,
-    );
-  spec.nodeName = node;
-  next.spec = spec;
-  if (annotations && Object.keys(annotations).length > 0)
-    next.metadata.annotations = { ...next.metadata.annotations, ...annotations };
-  const status = objAt(next.status);
-  const conditions = Array.isArray(status.conditions) ? status.conditions.map(objAt) : [];
-  const scheduled = {
-    type: 'PodScheduled',
-    status: 'True',
-    lastProbeTime: null,
-    lastTransitionTime: nowTimestamp(),
-  };
-  const at = conditions.findIndex((c) => c.type === 'PodScheduled');
-  if (at < 0) conditions.push(scheduled);
-  else if (conditions[at].status !== 'True') conditions[at] = scheduled;
-  status.conditions = conditions;
-  next.status = status;
-  return next;
 }
 
 export async function createBinding(generic: GenericStore, r: ResourceRequest): Promise<unknown> {
@@ -81,7 +43,7 @@ export async function createBinding(generic: GenericStore, r: ResourceRequest): 
           info.name,
           `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${pod.metadata.uid ?? ''}`,
         );
-      const next = bound(pod, node, binding.metadata.annotations);
+      const next = boundPod(pod, node, binding.metadata.annotations);
       if (resourceVersion) next.metadata.resourceVersion = resourceVersion;
       return next;
     },

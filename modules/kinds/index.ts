@@ -61,6 +61,7 @@ export {
 } from './apiregistration/apiservice-types.js';
 export { objAt, listAt, strAt, numAt, type Obj } from './values.js';
 export { podDefinition } from './core/pod.js';
+export { boundPod } from './core/pod-bind.js';
 export {
   effectiveSeccompProfile,
   validateSeccompProfile,

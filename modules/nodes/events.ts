@@ -9,6 +9,8 @@ export type RecordEvent = (
   type: 'Normal' | 'Warning',
   reason: string,
   message: string,
+  /** what was done or failed (events.k8s.io's action); the reason when not given */
+  action?: string,
 ) => void;
 
 export const noEvents: RecordEvent = () => undefined;

@@ -9,3 +9,5 @@ export { TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE, taintsOf, type
 export { defaultDisruption, type DisruptionOptions } from './zones.js';
 export { place, podRequests, unfitReasons, type Placement } from './scheduling.js';
 export { evictionDecision, tolerates, tolerationsOf, type Toleration } from './tolerations.js';
+export { Scheduler, awaitsScheduling, DEFAULT_SCHEDULER } from './scheduler.js';
+export { TaintEvictionController } from './taint-eviction-controller.js';
