@@ -43,7 +43,9 @@ const binding = (name: string, node: string) => ({
 });
 
 describe('Pods', () => {
-  const s = useServer();
+  // the API alone, as kube-apiserver without kube-scheduler: these pods are bound by hand (test/nodes.e2e-spec.ts
+  // has the scheduler)
+  const s = useServer({ args: ['--controllers=*,-scheduler'] });
   const k = async (args: string[], input?: string) => {
     const r = await run(args, { kubeconfig: s.kubeconfig, input });
     assert.equal(r.code, 0, `kubectl ${args.join(' ')}:\n${r.stderr}`);

@@ -260,7 +260,7 @@ describe('parseConfig', () => {
       ['--runtime-config=coordination.k8s.io/v1beta1'],
       /coordination.k8s.io\/v1beta1 that has not been registered/,
     ],
-    [['--runtime-config=v1/pods=false'], /v1 has no resource "pods"/],
+    [['--runtime-config=v1/replicationcontrollers=false'], /v1 has no resource "replicationcontrollers"/],
     [['--runtime-config=api/all=false'], /only api\/all=false/],
     [['--runtime-config=v1=false,api/v1=true'], /conflicting values for v1/],
     [['--runtime-config=batch/v1=perhaps'], /invalid value of batch\/v1: perhaps/],
