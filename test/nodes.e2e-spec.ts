@@ -113,6 +113,11 @@ describe('nodes: agents, scheduler, lifecycle and taint eviction', () => {
       r.stdout,
       /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES\nweb\s+1\/1\s+Running\s+0\s+\S+\s+10\.\d+\.\d+\.\d+\s+n1\s+<none>\s+<none>\n$/,
     );
+    const described = await kubectl(['describe', 'node', 'n1'], { kubeconfig: s.kubeconfig });
+    assert.equal(described.code, 0, described.stderr);
+    assert.match(described.stdout, /^Non-terminated Pods:\s+\(1 in total\)\n.*\n.*\n\s+default\s+web\s/m);
+    assert.match(described.stdout, /^\s+Ready\s+True\s.*KubeletReady\s+kubelet is posting ready status$/m);
+    assert.match(described.stdout, /^\s+Container Runtime Version:\s+pgkube-sim:\/\/0\.1\.0$/m);
     const web = await get(`${PODS}/web`);
     assert.ok(web.status.conditions.some((c: any) => c.type === 'PodScheduled' && c.status === 'True'));
     await eventually(async () => {
