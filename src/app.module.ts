@@ -89,6 +89,7 @@ export class AppModule {
           ...server.authorization,
           modes: config.authorizationModes,
           selectors: config.featureGates.enabled('AuthorizeWithSelectors'),
+          nodeSelectors: config.featureGates.enabled('AuthorizeNodeWithSelectors'),
           configFile: config.authorizationConfig,
           delegated: server.delegatedAuthorization,
         }),

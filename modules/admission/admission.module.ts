@@ -4,6 +4,7 @@ import { STORE, type Store } from '../storage/index.js';
 import { RbacEscalationCheck } from '../authorization/index.js';
 import { AdmissionChain } from './chain.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
+import { NodeRestriction } from './node-restriction.js';
 import type { NamespaceSource } from './namespace-source.js';
 
 export interface AdmissionOptions {
@@ -22,7 +23,11 @@ export class AdmissionModule {
         {
           provide: ADMISSION,
           useFactory: (store: Store, rbac: RbacEscalationCheck) =>
-            new AdmissionChain([new NamespaceLifecycle(store, options.namespaces), rbac]),
+            new AdmissionChain([
+              new NamespaceLifecycle(store, options.namespaces),
+              new NodeRestriction(store),
+              rbac,
+            ]),
           inject: [STORE, RbacEscalationCheck],
         },
       ],

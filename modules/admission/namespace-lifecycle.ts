@@ -61,6 +61,8 @@ export class NamespaceLifecycle implements AdmissionPlugin {
       return;
     }
     if (a.operation !== 'CREATE' || a.def.scope !== 'Namespaced') return;
+    // a subresource create (pods/eviction, serviceaccounts/token) stores nothing new in the namespace
+    if (a.subresource) return;
     // a virtual kind stores nothing in the namespace (kube lets LocalSubjectAccessReview through likewise)
     if (a.def.storage === 'virtual') return;
     const gr = { group: a.def.group, resource: a.def.resource };

@@ -28,6 +28,8 @@ import { AuthorizerChain } from './chain.js';
 import { ConfiguredAuthorizers, type NamedAuthorizer } from './configured.js';
 import { checkMatchCondition, compileMatchConditions } from './match-conditions.js';
 import { PrivilegedGroupsAuthorizer } from './privileged-groups.js';
+import { NodeAuthorizer } from './node.js';
+import { NodeGraphInformer } from './node-graph-informer.js';
 import { RbacAuthorizer } from './rbac/authorizer.js';
 import { RbacEscalationCheck } from './rbac/escalation.js';
 import { RbacInformers } from './rbac/informers.js';
@@ -58,6 +60,8 @@ export interface AuthorizationOptions extends LoadedAuthorization {
   modes: readonly string[];
   /** AuthorizeWithSelectors (beta, on by default): selectors reach the authorizers and the webhook */
   selectors?: boolean;
+  /** AuthorizeNodeWithSelectors (beta, on by default): the Node authorizer limits node reads of Nodes and Pods */
+  nodeSelectors?: boolean;
   /** --authorization-config: read, validated and reloaded here (excludes `modes` and the files above) */
   configFile?: string;
   /** --authorization-kubeconfig: the chain is the delegating one (excludes everything above) */
@@ -79,6 +83,8 @@ interface Sinks {
   configured?: ConfiguredAuthorizers;
   /** the RBAC policy, read whatever the modes (the escalation check uses it) */
   rbac?: RbacInformers;
+  /** the Node authorizer's graph, started when the Node mode is made */
+  nodeGraph?: NodeGraphInformer;
 }
 
 /** The factories of the modes whose files were read at start (src/main.ts). */
@@ -89,6 +95,13 @@ function modeFactories(
   const factories: Partial<Record<AuthorizationMode, ModeFactory>> = {};
   const { rbac } = sinks;
   if (rbac) factories.RBAC = () => new RbacAuthorizer(rbac.policy, rbac.start());
+  const { nodeGraph } = sinks;
+  if (nodeGraph)
+    factories.Node = () =>
+      new NodeAuthorizer(nodeGraph.graph, {
+        ready: nodeGraph.start(),
+        selectors: (options.selectors ?? true) && (options.nodeSelectors ?? true),
+      });
   const { abac, webhook } = options;
   if (abac) factories.ABAC = () => new AbacAuthorizer(abac);
   if (webhook)
@@ -251,6 +264,14 @@ class RbacLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 }
 
+/** The Node authorizer's graph starts with the Node mode (if any) and stops with the server. */
+class NodeGraphLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(NodeGraphInformer) private readonly informer: NodeGraphInformer) {}
+  onApplicationShutdown(): void {
+    this.informer.stop();
+  }
+}
+
 /**
  * The authorizer chain: system:masters first, then --authorization-mode (kube's default Node,RBAC) or the
  * authorizers of --authorization-config; anything no authorizer allows is forbidden.
@@ -269,9 +290,16 @@ export class AuthorizationModule {
           inject: [WatchCache],
         },
         {
+          provide: NodeGraphInformer,
+          useFactory: (cache: WatchCache) => new NodeGraphInformer(cache),
+          inject: [WatchCache],
+        },
+        NodeGraphLifecycle,
+        {
           provide: AuthorizerChain,
-          useFactory: (rbac: RbacInformers) => {
+          useFactory: (rbac: RbacInformers, nodeGraph: NodeGraphInformer) => {
             sinks.rbac = rbac;
+            sinks.nodeGraph = nodeGraph;
             if (options.delegated) return hostChain(options.delegated, options, sinks);
             return options.configFile
               ? configuredChain(options.configFile, options, sinks)
@@ -279,7 +307,7 @@ export class AuthorizationModule {
                   sinks.decision?.(type, name, decision),
                 );
           },
-          inject: [RbacInformers],
+          inject: [RbacInformers, NodeGraphInformer],
         },
         {
           provide: RbacEscalationCheck,

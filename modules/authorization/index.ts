@@ -1,7 +1,22 @@
 export * from './authorizer.js';
 export { AuthorizerChain, forbidden } from './chain.js';
 export { PrivilegedGroupsAuthorizer, SYSTEM_MASTERS } from './privileged-groups.js';
-export { NodeAuthorizer, nodeNameOf, NODES_GROUP } from './node.js';
+export {
+  NodeAuthorizer,
+  nodeNameOf,
+  NODES_GROUP,
+  NODE_LEASE_NAMESPACE,
+  type NodeAuthorizerOptions,
+} from './node.js';
+export { NodeGraph, type GraphResource } from './node-graph.js';
+export { NodeGraphInformer } from './node-graph-informer.js';
+export {
+  isMirrorPod,
+  MIRROR_POD_ANNOTATION,
+  podNodeName,
+  podReferences,
+  type PodReferences,
+} from './pod-references.js';
 export { RbacAuthorizer } from './rbac/authorizer.js';
 export { RbacPolicy } from './rbac/policy.js';
 export { RbacEscalationCheck } from './rbac/escalation.js';

@@ -55,6 +55,7 @@ export async function createEviction(generic: GenericStore, r: ResourceRequest):
   const { object: eviction, warnings } = subresourceBody(r, 'policy', 'Eviction');
   if (eviction.metadata.name !== info.name)
     throw ApiError.badRequest('name in URL does not match name in Eviction object');
+  await generic.admitSubresourceCreate(r.ctx, def, info.namespace, info.name, 'eviction', eviction);
   const { options, dryRun } = deleteOptionsOf(eviction.deleteOptions);
   // kube's propagateDryRun: the request's dryRun and the Eviction's must agree when both are given
   const requestDryRun = queryValues(r.req.query, 'dryRun');

@@ -51,6 +51,8 @@ export class TokenRequests {
       r.cbor,
     );
     const { namespace, name } = info;
+    // kube runs admission (NodeRestriction) in the handler, before the request is looked at
+    await this.generic.admitSubresourceCreate(r.ctx, def, namespace, name, 'token', body);
     const address = addressErrors(body, namespace, name);
     if (address.length > 0) throw invalidTokenRequest(name, address);
     const account = await this.generic.get(def, namespace, name);

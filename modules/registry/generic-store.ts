@@ -337,6 +337,31 @@ export class GenericStore {
     );
   }
 
+  /**
+   * Admission of a create through a subresource that is a kind of its own and stores nothing itself
+   * (pods/eviction, serviceaccounts/token): the handler acts once the plugins let it.
+   */
+  async admitSubresourceCreate(
+    ctx: RequestContext,
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    subresource: string,
+    obj: KubeObject,
+  ): Promise<void> {
+    const attributes: AdmissionAttributes = {
+      operation: 'CREATE',
+      def,
+      namespace,
+      name,
+      subresource,
+      object: obj,
+      ctx,
+    };
+    await this.admission.admit(attributes);
+    await this.admission.validate(attributes);
+  }
+
   private strategyFor(def: ResourceDefinition, subresource: string | undefined): Strategy {
     if (!subresource) return def.strategy;
     return def.subresourceStrategies?.[subresource] ?? {};
