@@ -14,7 +14,7 @@ import { EventRecorder, referenceTo } from '../modules/events/index.js';
 import { GenericStore, Registry } from '../modules/registry/index.js';
 import { testDatabase, type TestDatabase } from './support/database.js';
 import { startInProcess, type InProcessServer } from './support/in-process-server.js';
-import { kubectl as run } from './support/kubectl.js';
+import { kubectlOf } from './support/kubectl.js';
 import { rawRequest } from './support/raw-request.js';
 import { useServer } from './support/use-server.js';
 import { openWatch } from './support/watch-client.js';
@@ -66,16 +66,7 @@ const newEvent = (name: string, extra: Record<string, unknown> = {}) => ({
 
 describe('events.k8s.io/v1 over the core Events', () => {
   const s = useServer();
-  const k = async (args: string[]) => {
-    const r = await run(args, { kubeconfig: s.kubeconfig });
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}:\n${r.stderr}`);
-    return r.stdout;
-  };
-  const rows = async (args: string[]) =>
-    (await k(args))
-      .trim()
-      .split('\n')
-      .map((line) => line.trim().split(/\s{2,}/));
+  const { ok: k, rows } = kubectlOf(s);
   let coreApi: CoreV1Api;
   let eventsApi: EventsV1Api;
   before(() => {

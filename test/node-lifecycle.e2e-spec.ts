@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { eventually } from './support/eventually.js';
-import { kubectl as run } from './support/kubectl.js';
+import { kubectl as run, kubectlOf } from './support/kubectl.js';
 import { useServer } from './support/use-server.js';
 
 const micro = () => new Date().toISOString().replace(/Z$/, '000Z');
@@ -70,16 +70,7 @@ describe('node lifecycle', () => {
       '--node-eviction-rate=100',
     ],
   });
-  const k = async (args: string[], input?: string) => {
-    const r = await run(args, { kubeconfig: s.kubeconfig, input });
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}:\n${r.stderr}`);
-    return r.stdout;
-  };
-  const rows = async (args: string[]) =>
-    (await k(args))
-      .trim()
-      .split('\n')
-      .map((line) => line.trim().split(/\s{2,}/));
+  const { ok: k, rows } = kubectlOf(s);
   const getNode = async (name: string) => {
     const r = await s.request('GET', `/api/v1/nodes/${name}`);
     assert.equal(r.status, 200, r.text);

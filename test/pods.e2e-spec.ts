@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeProtobuf, encodeProtobuf } from '../modules/codec/index.js';
 import { podDefinition } from '../modules/kinds/index.js';
-import { kubectl as run } from './support/kubectl.js';
+import { kubectl as run, kubectlOf } from './support/kubectl.js';
 import { rawRequest } from './support/raw-request.js';
 import { useServer } from './support/use-server.js';
 import { openWatch } from './support/watch-client.js';
@@ -46,21 +46,12 @@ describe('Pods', () => {
   // the API alone, as kube-apiserver without kube-scheduler: these pods are bound by hand (test/nodes.e2e-spec.ts
   // has the scheduler)
   const s = useServer({ args: ['--controllers=*,-scheduler'] });
-  const k = async (args: string[], input?: string) => {
-    const r = await run(args, { kubeconfig: s.kubeconfig, input });
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}:\n${r.stderr}`);
-    return r.stdout;
-  };
+  const { ok: k, rows } = kubectlOf(s);
   const fails = async (args: string[], input?: string) => {
     const r = await run(args, { kubeconfig: s.kubeconfig, input });
     assert.notEqual(r.code, 0, `kubectl ${args.join(' ')} succeeded`);
     return r.stderr;
   };
-  const rows = async (args: string[]) =>
-    (await k(args))
-      .trim()
-      .split('\n')
-      .map((line) => line.trim().split(/\s{2,}/));
 
   it('kubectl create: kube’s defaults, tolerations, status, columns and describe', async () => {
     await k(['create', '-f', '-'], podYaml('p1'));

@@ -10,22 +10,13 @@ import { describe, it } from 'node:test';
 import { DiscoveryV1Api, KubeConfig } from '@kubernetes/client-node';
 import { decodeProtobuf } from '../modules/codec/index.js';
 import { serviceDefinition } from '../modules/kinds/index.js';
-import { kubectl as run } from './support/kubectl.js';
+import { kubectl as run, kubectlOf } from './support/kubectl.js';
 import { rawRequest } from './support/raw-request.js';
 import { useServer } from './support/use-server.js';
 
 describe('Services, Endpoints and EndpointSlices', () => {
   const s = useServer();
-  const k = async (args: string[], input?: string) => {
-    const r = await run(args, { kubeconfig: s.kubeconfig, input });
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}:\n${r.stderr}`);
-    return r.stdout;
-  };
-  const rows = async (args: string[]) =>
-    (await k(args))
-      .trim()
-      .split('\n')
-      .map((line) => line.trim().split(/\s{2,}/));
+  const { ok: k, rows } = kubectlOf(s);
   const svcBase = '/api/v1/namespaces/default/services';
 
   it('kubectl create service: clusterip, headless, nodeport, externalname; kube’s columns', async () => {
@@ -245,8 +236,8 @@ describe('Services, Endpoints and EndpointSlices', () => {
     assert.match(described, /^Name:\s+web$/m);
     assert.match(described, /^Endpoints:\s+10\.1\.0\.1:8080/m);
     const all = await k(['get', 'all']);
-    // services are the only kind of the "all" category served here, so kubectl prints no kind prefix
-    assert.match(all, /^web\s+ClusterIP/m);
+    // pods and services are the "all" category here: kubectl names each row's kind
+    assert.match(all, /^service\/web\s+ClusterIP/m);
   });
 
   it('Protobuf: a service reads back with its own schema', async () => {

@@ -201,3 +201,21 @@ export function kubectl(args: string[], opts: ToolRunOptions): Promise<ToolResul
 export function helm(args: string[], opts: ToolRunOptions): Promise<ToolResult> {
   return runTool('helm', args, opts);
 }
+
+/**
+ * kubectl against one server (its `kubeconfig` read at each call, so a useServer handle can be passed before it
+ * starts): `ok` answers stdout and fails the test on a non-zero exit; `rows` splits a table into its cells.
+ */
+export function kubectlOf(server: { readonly kubeconfig: string }) {
+  const ok = async (args: string[], input?: string): Promise<string> => {
+    const r = await kubectl(args, { kubeconfig: server.kubeconfig, input });
+    if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}:\n${r.stderr}`);
+    return r.stdout;
+  };
+  const rows = async (args: string[]): Promise<string[][]> =>
+    (await ok(args))
+      .trim()
+      .split('\n')
+      .map((line) => line.trim().split(/\s{2,}/));
+  return { ok, rows };
+}
