@@ -11,6 +11,7 @@ import { ageColumn, nameColumn } from '../columns.js';
 import { listAt, objAt, strAt } from '../values.js';
 import { podColumns, podWideColumns } from './pod-columns.js';
 import { addDefaultTolerations, defaultPod, initialStatus } from './pod-defaults.js';
+import { podGracePeriod } from './pod-deletion.js';
 import { records } from './pod-parts.js';
 import { bindingSchema, evictionSchema, podSchema } from './pod-schema.js';
 import { validatePodUpdate } from './pod-update.js';
@@ -49,6 +50,7 @@ export const podStrategy: Strategy = {
   validate: (obj) => [...finalizers(obj), ...validatePodSpec(objAt(obj.spec), true)],
   // an update is checked by kube's update rules, not the create ones (ephemeral containers, ...)
   updateReplacesValidate: true,
+  gracePeriodSeconds: podGracePeriod,
   validateUpdate: (obj, old) => [
     ...finalizers(obj),
     ...validatePodSpec(objAt(obj.spec), false),
@@ -118,4 +120,5 @@ export const podDefinition: ResourceDefinition = {
   strategy: podStrategy,
   // a binding changes spec.nodeName and the PodScheduled condition itself (pod-binding.ts)
   subresourceStrategies: { status: podStatusStrategy, binding: {} },
+  returnDeletedObject: true,
 };
