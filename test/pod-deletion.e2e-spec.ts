@@ -151,6 +151,10 @@ describe('graceful deletion of Pods', () => {
       body: { preconditions: { uid: 'not-the-uid' } },
     });
     assert.equal(wrongUid.status, 409, wrongUid.text);
+    assert.equal(
+      wrongUid.json.message,
+      `Operation cannot be fulfilled on Pod "d1": the UID in the precondition (not-the-uid) does not match the UID in record (${pod.metadata.uid}). The object might have been deleted and then recreated`,
+    );
     const wrongRv = await s.request('DELETE', `${pods()}/d1`, {
       body: { preconditions: { resourceVersion: '1' } },
     });

@@ -93,7 +93,7 @@ describe('deletionFinalizers', () => {
 });
 
 describe('preconditionFailure', () => {
-  const gr = { group: '', resource: 'things' };
+  const gr = { group: 'example.com', resource: 'Thing' };
   it('holds when the uid and revision match or are not asked', () => {
     assert.equal(preconditionFailure(gr, obj(), 7, {}), undefined);
     assert.equal(
@@ -104,11 +104,11 @@ describe('preconditionFailure', () => {
   it("answers kube's 409 for another uid or revision", () => {
     assert.equal(
       preconditionFailure(gr, obj(), 7, { preconditions: { uid: 'u2' } })?.message,
-      'Operation cannot be fulfilled on things "x": Precondition failed: UID in precondition: u2, UID in object meta: u1',
+      'Operation cannot be fulfilled on Thing.example.com "x": the UID in the precondition (u2) does not match the UID in record (u1). The object might have been deleted and then recreated',
     );
     assert.equal(
       preconditionFailure(gr, obj(), 7, { preconditions: { resourceVersion: '6' } })?.message,
-      'Operation cannot be fulfilled on things "x": Precondition failed: ResourceVersion in precondition: 6, ResourceVersion in object meta: 7',
+      'Operation cannot be fulfilled on Thing.example.com "x": the ResourceVersion in the precondition (6) does not match the ResourceVersion in record (7). The object might have been modified',
     );
   });
 });

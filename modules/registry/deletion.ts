@@ -72,9 +72,13 @@ export function deletionFinalizers(
   return same ? undefined : next;
 }
 
-/** kube's delete preconditions: the object must still be the one (uid) and, when asked, at that revision. */
+/**
+ * kube's delete preconditions, as rest.BeforeDelete checks them before anything is written: the object must
+ * still be the one (uid) and, when asked, at that revision. kube names the object by its kind there
+ * (`kind`: the group and the kind, e.g. Pod, Widget.example.com).
+ */
 export function preconditionFailure(
-  gr: GroupResource,
+  kind: GroupResource,
   current: KubeObject,
   rv: number,
   options: DeleteOptions,
@@ -83,16 +87,16 @@ export function preconditionFailure(
   const { name, uid } = current.metadata;
   if (pre?.uid && pre.uid !== uid) {
     return ApiError.conflict(
-      gr,
+      kind,
       name!,
-      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`,
+      `the UID in the precondition (${pre.uid}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
     );
   }
   if (pre?.resourceVersion && pre.resourceVersion !== String(rv)) {
     return ApiError.conflict(
-      gr,
+      kind,
       name!,
-      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${rv}`,
+      `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${rv}). The object might have been modified`,
     );
   }
   return undefined;

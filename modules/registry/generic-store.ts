@@ -202,7 +202,8 @@ export class GenericStore {
   ): Promise<DeleteResult> {
     return this.guaranteedUpdate(def, namespace, name, async (current) => {
       if (!current) throw ApiError.notFound(this.gr(def), name);
-      const failed = preconditionFailure(this.gr(def), current.object, current.rv, options);
+      const kind = { group: def.group, resource: def.kind };
+      const failed = preconditionFailure(kind, current.object, current.rv, options);
       if (failed) throw failed;
       return this.deleteCurrent(ctx, def, current, options);
     });
