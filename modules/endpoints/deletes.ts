@@ -55,7 +55,7 @@ function deleteOptions(r: ResourceRequest): DeleteOptions {
   if (errors.length > 0) throw invalidOptions('DeleteOptions', errors);
   r.ctx.dryRun = dryRunValues.length > 0;
   const pre = isPlainObject(fromBody.preconditions) ? fromBody.preconditions : undefined;
-  if (grace !== undefined && !Number.isInteger(Number(grace))) {
+  if (grace !== undefined && !Number.isSafeInteger(Number(grace))) {
     throw ApiError.badRequest(`invalid gracePeriodSeconds: ${String(grace)}`);
   }
   return {

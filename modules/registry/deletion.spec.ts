@@ -178,6 +178,16 @@ describe('beforeDelete', () => {
       meta: { deletionTimestamp: at(0), deletionGracePeriodSeconds: 0 },
     },
     {
+      name: 'an absurd period ends at the last time RFC 3339 can write',
+      object: live(),
+      options: { gracePeriodSeconds: Number.MAX_SAFE_INTEGER },
+      want: { graceful: true, pending: false, gracePeriodSeconds: Number.MAX_SAFE_INTEGER },
+      meta: {
+        deletionTimestamp: '9999-12-31T23:59:59Z',
+        deletionGracePeriodSeconds: Number.MAX_SAFE_INTEGER,
+      },
+    },
+    {
       name: 'the generation counts the start of the deletion',
       object: live({ generation: 3 }),
       want: { graceful: true, pending: false, gracePeriodSeconds: 30 },

@@ -114,9 +114,13 @@ export interface GracefulDeletion {
 
 const NOT_GRACEFUL: GracefulDeletion = { graceful: false, pending: false };
 
-/** metav1.Time as kube serializes it: RFC 3339, whole seconds. */
+/** the last instant RFC 3339 (and Go's time encoding) can write: an absurd grace period ends there */
+const LAST_MS = Date.parse('9999-12-31T23:59:59Z');
+
+/** metav1.Time as kube serializes it: RFC 3339, whole seconds (within what it can write). */
 function timestampAt(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const at = Math.min(Math.max(Math.floor(ms / 1000) * 1000, 0), LAST_MS);
+  return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /**

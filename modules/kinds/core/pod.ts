@@ -3,6 +3,7 @@
  * pods/binding (core/v1 Binding: the scheduler's "run it on this node") and pods/eviction (policy/v1 Eviction).
  * The binding and eviction answers live in modules/endpoints (pod-binding.ts, pod-eviction.ts). Nothing runs
  * a pod here: node agents read the pods bound to them (field selector spec.nodeName) and write their status.
+ * A delete is graceful (pod-deletion.ts): a bound pod stays Terminating until its agent deletes it with grace 0.
  */
 import type { ResourceDefinition, Strategy } from '../../registry/index.js';
 import { isPlainObject, type FieldError, type KubeObject } from '../../api/index.js';
