@@ -193,7 +193,11 @@ describe('resource API', () => {
       body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: 'nope' } },
     });
     assert.equal(wrongUid.status, 409);
-    assert.match(wrongUid.json.message, /Precondition failed: UID in precondition: nope/);
+    assert.equal(
+      wrongUid.json.message,
+      `Operation cannot be fulfilled on ConfigMap "pre": the UID in the precondition (nope) does not match the UID in record (${created.metadata.uid}). The object might have been deleted and then recreated`,
+    );
+    assert.equal(wrongUid.json.details.kind, 'ConfigMap');
     const ok = await s.request('DELETE', path, {
       body: {
         preconditions: { uid: created.metadata.uid, resourceVersion: created.metadata.resourceVersion },

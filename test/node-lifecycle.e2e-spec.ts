@@ -2,8 +2,9 @@
  * Nodes and the node lifecycle controller on the real server, with kube's grace periods shortened by flag:
  * a node whose Lease and status go silent gets its conditions Unknown and the unreachable taints; back and
  * Ready, the taints go; Ready=False brings the not-ready taints. Two nodes, one of which keeps renewing its
- * Lease, so the zone is not fully disrupted (kube then holds NoExecute taints back). kubectl's columns,
- * describe, cordon and the spec.unschedulable field selector.
+ * Lease, so the zone is not fully disrupted (kube then holds NoExecute taints back). The silent node's pods
+ * are marked not ready (kube's MarkPodsNotReady); the other node's stay ready. kubectl's columns, describe,
+ * cordon and the spec.unschedulable field selector.
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
@@ -106,6 +107,38 @@ describe('node lifecycle', () => {
     const r = await s.request('PUT', `/api/v1/nodes/${name}/status`, { body: node });
     assert.equal(r.status, 200, r.text);
   };
+  /** a pod bound to `node` whose agent reported it Ready */
+  const readyPodOn = async (name: string, node: string) => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name },
+      spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] },
+    };
+    const created = await s.request('POST', '/api/v1/namespaces/default/pods', { body: pod });
+    assert.equal(created.status, 201, created.text);
+    const bound = await s.request('POST', `/api/v1/namespaces/default/pods/${name}/binding`, {
+      body: { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { kind: 'Node', name: node } },
+    });
+    assert.equal(bound.status, 201, bound.text);
+    const status = {
+      phase: 'Running',
+      conditions: [
+        { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: stamp() },
+        { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: '2025-01-01T00:00:00Z' },
+      ],
+    };
+    const r = await s.request('PATCH', `/api/v1/namespaces/default/pods/${name}/status`, {
+      raw: JSON.stringify({ status }),
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
+    assert.equal(r.status, 200, r.text);
+  };
+  const podReady = async (name: string) => {
+    const r = await s.request('GET', `/api/v1/namespaces/default/pods/${name}`);
+    assert.equal(r.status, 200, r.text);
+    return r.json.status.conditions.find((c: { type: string }) => c.type === 'Ready');
+  };
   const taints = async (name: string): Promise<string[]> =>
     ((await getNode(name)).spec?.taints ?? [])
       .map((t: Record<string, string>) => `${t.key}:${t.effect}`)
@@ -132,6 +165,8 @@ describe('node lifecycle', () => {
     await k(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: manifests }));
     // the other node stays alive throughout: its agent renews its Lease
     steady = setInterval(() => void renew('steady').catch(() => undefined), 500);
+    await readyPodOn('web-silent', 'silent');
+    await readyPodOn('web-steady', 'steady');
 
     const table = await rows(['get', 'nodes']);
     assert.deepEqual(table[0], ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION']);
@@ -202,6 +237,13 @@ describe('node lifecycle', () => {
     assert.equal(table.find((r) => r[0] === 'silent')![1], 'NotReady');
     // the other node, alive through its Lease alone, is untouched
     assert.deepEqual(await taints('steady'), []);
+
+    // the silent node's pod is not ready any more: its condition's reason and message kept, a new transition
+    await eventually(async () => (await podReady('web-silent')).status === 'False', 'pod not ready', 5_000);
+    const notReady = await podReady('web-silent');
+    assert.ok(Date.parse(notReady.lastTransitionTime) >= quietSince - 1000, 'lastTransitionTime is now');
+    assert.equal(notReady.reason, undefined);
+    assert.equal((await podReady('web-steady')).status, 'True');
   });
 
   it('back and Ready: the taints go; Ready=False: the not-ready taints', async () => {

@@ -55,7 +55,7 @@ function deleteOptions(r: ResourceRequest): DeleteOptions {
   if (errors.length > 0) throw invalidOptions('DeleteOptions', errors);
   r.ctx.dryRun = dryRunValues.length > 0;
   const pre = isPlainObject(fromBody.preconditions) ? fromBody.preconditions : undefined;
-  if (grace !== undefined && !Number.isInteger(Number(grace))) {
+  if (grace !== undefined && !Number.isSafeInteger(Number(grace))) {
     throw ApiError.badRequest(`invalid gracePeriodSeconds: ${String(grace)}`);
   }
   return {
@@ -77,9 +77,9 @@ function orphanDependentsOf(value: unknown): boolean | undefined {
 }
 
 /**
- * An object removed at once answers a Success Status; one left Terminating answers itself: 200, or 202
- * when the client asked for the cascade with the legacy `orphanDependents: false` (kube keeps 200 for all
- * other callers, who expect it).
+ * An object removed at once answers a Success Status (or itself, for kinds that return the deleted object);
+ * one left Terminating answers itself: 200, or 202 when the client asked for the cascade with the legacy
+ * `orphanDependents: false` (kube keeps 200 for all other callers, who expect it).
  */
 export async function remove(
   generic: GenericStore,
@@ -94,6 +94,7 @@ export async function remove(
     onTerminating();
     return send(r.reply, options.orphanDependents === false ? 202 : 200, result.object, r.out);
   }
+  if (def.returnDeletedObject) return send(r.reply, 200, result.object, r.out);
   return send(
     r.reply,
     200,

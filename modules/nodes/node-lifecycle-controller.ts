@@ -3,8 +3,8 @@
  * each Node and its Lease (kube-node-lease/<node>) in the watch cache; a node silent past its grace period
  * gets its conditions Unknown (health.ts). It keeps the condition taints (NoSchedule, on every change of a
  * node) and the not-ready/unreachable NoExecute taints (paced per zone, zones.ts) that a taint-based
- * eviction controller acts on. Pods are not its business here: kube's marking of a silent node's pods as not
- * ready belongs with the Pod kind.
+ * eviction controller acts on. A node it finds silent has its pods marked not ready (pod-readiness.ts), as
+ * kube's MarkPodsNotReady does, retried on the next passes until every pod took it.
  */
 import { systemContext, type KubeObject } from '../api/index.js';
 import type { Controller } from '../controllers/index.js';
@@ -12,6 +12,7 @@ import { storageKey, type GenericStore, type ResourceDefinition } from '../regis
 import { Informer, WorkQueue, type WatchCache } from '../watch/index.js';
 import { ApiError, nowTimestamp } from '../api/index.js';
 import { noEvents, type RecordEvent } from './events.js';
+import { markedNotReady, podsOn } from './pod-readiness.js';
 import { isSilent, observeHealth, silentConditions, type GracePeriods, type NodeHealth } from './health.js';
 import {
   applyTaintChange,
@@ -43,6 +44,10 @@ export class NodeLifecycleController implements Controller {
   private nodes!: ResourceDefinition;
   private nodeInformer?: Informer;
   private leaseInformer?: Informer;
+  private pods?: ResourceDefinition;
+  private podInformer?: Informer;
+  /** nodes whose pods could not all be marked not ready yet (kube's nodesToRetry) */
+  private readonly podsToRetry = new Set<string>();
   private readonly queue: WorkQueue;
   private readonly health = new Map<string, NodeHealth>();
   private zones: Zones;
@@ -71,6 +76,7 @@ export class NodeLifecycleController implements Controller {
     this.stopped = false;
     // a new term starts from nothing seen: every node gets a full grace period from now
     this.health.clear();
+    this.podsToRetry.clear();
     this.zones = new Zones(this.options.disruption ?? defaultDisruption);
     this.nodes = this.kind('', 'nodes')!;
     this.nodeInformer = new Informer(this.cache, storageKey(this.nodes), (e) => {
@@ -83,6 +89,9 @@ export class NodeLifecycleController implements Controller {
       storageKey(this.kind('coordination.k8s.io', 'leases')!),
       () => {},
     );
+    this.pods = this.kind('', 'pods');
+    if (this.pods) this.podInformer = new Informer(this.cache, storageKey(this.pods), () => {});
+    await this.podInformer?.start();
     await this.leaseInformer.start();
     await this.nodeInformer.start();
     this.schedule(0);
@@ -93,6 +102,7 @@ export class NodeLifecycleController implements Controller {
     clearTimeout(this.timer);
     this.nodeInformer?.stop();
     this.leaseInformer?.stop();
+    this.podInformer?.stop();
     await this.monitoring;
     await this.queue.stop();
   }
@@ -115,6 +125,7 @@ export class NodeLifecycleController implements Controller {
     for (const node of this.nodeInformer!.list()) {
       if (this.stopped) return;
       const seen = await this.updateHealth(node, now);
+      await this.syncPodReadiness(node.metadata.name!, readyStatus(node), readyStatus(seen));
       current.push(seen);
       const zone = zoneOf(seen);
       readiness.set(zone, [...(readiness.get(zone) ?? []), readyStatus(seen) === 'True']);
@@ -172,6 +183,48 @@ export class NodeLifecycleController implements Controller {
         this.log(`node ${name}: ${(e as Error).message}`);
       return node;
     }
+  }
+
+  /**
+   * kube's MarkPodsNotReady call: when this pass took the node's Ready from True, or while a marking that
+   * failed is retried and the node is still not Ready.
+   */
+  private async syncPodReadiness(name: string, observed?: string, current?: string): Promise<void> {
+    const due =
+      (observed === 'True' && current !== 'True') || (this.podsToRetry.has(name) && observed !== 'True');
+    if (due && !(await this.markPodsNotReady(name))) {
+      this.podsToRetry.add(name);
+      return;
+    }
+    this.podsToRetry.delete(name);
+  }
+
+  /** Ready=False on every pod bound to the node, through pods/status; false when one write failed. */
+  private async markPodsNotReady(node: string): Promise<boolean> {
+    if (!this.pods || !this.podInformer) return true;
+    let ok = true;
+    for (const pod of podsOn(this.podInformer.list(), node)) {
+      if (this.stopped) return false;
+      if (!markedNotReady(pod, nowTimestamp())) continue;
+      const { namespace, name } = pod.metadata;
+      try {
+        await this.generic.update(
+          systemContext(),
+          this.pods,
+          namespace!,
+          name!,
+          // made from the pod as stored: a status the agent wrote meanwhile is kept, not refused as stale
+          (stored) => markedNotReady(stored ?? pod, nowTimestamp()) ?? structuredClone(stored ?? pod),
+          { subresource: 'status', manager: MANAGER },
+        );
+        this.recordEvent(pod, 'Warning', 'NodeNotReady', 'Node is not ready');
+      } catch (e) {
+        if (e instanceof ApiError && e.code === 404) continue;
+        this.log(`pod ${namespace}/${name} on node ${node}: ${(e as Error).message}`);
+        ok = false;
+      }
+    }
+    return ok;
   }
 
   /** kube's doNoScheduleTaintingPass for one node, on each change of it. */

@@ -69,6 +69,13 @@ export interface Strategy {
   canonicalize?(obj: KubeObject, ctx: RequestContext): void;
   /** Changes made when an object turns Terminating (e.g. a Namespace's status.phase). */
   prepareForDelete?(obj: KubeObject, ctx: RequestContext): void;
+  /**
+   * kube's CheckGracefulDelete: the grace period in seconds a delete gives this live object, from the one
+   * asked (`requested`, undefined when the request names none; never negative), or undefined when it goes at
+   * once. A kind with this hook is deleted gracefully: its objects stay Terminating until the grace period is
+   * cut to 0 by a later delete (a Pod's node agent does it). Absent: deleted at once, finalizers allowing.
+   */
+  gracePeriodSeconds?(obj: KubeObject, requested: number | undefined): number | undefined;
   /** Kind-specific finalizers beyond metadata.finalizers (e.g. a Namespace's spec.finalizers). */
   finalizers?(obj: KubeObject): string[];
   /**
@@ -211,6 +218,11 @@ export interface ResourceDefinition {
    * `orphan` finalizer; 'Unsupported' (kube's Events) never gets the garbage collector's finalizers.
    */
   garbageCollectionPolicy?: GarbageCollectionPolicy;
+  /**
+   * kube's ReturnDeletedObject: a delete that removes the object answers the object as it was removed
+   * instead of a Success Status (Pods).
+   */
+  returnDeletedObject?: boolean;
 }
 
 /** Where a kind's objects live when they are another kind's (`storedWith`), and how they look there. */

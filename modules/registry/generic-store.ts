@@ -11,6 +11,7 @@ import { ApiError, type FieldError, type GroupResource } from '../api/index.js';
 import {
   AlreadyExistsError,
   ConflictError,
+  NotFoundError,
   RequiredObjectDeletingError,
   RequiredObjectMissingError,
   type ObjectKey,
@@ -20,7 +21,7 @@ import {
 import { admitEverything, type Admission, type AdmissionAttributes } from './admission.js';
 import { groupVersion, type ResourceDefinition, type Strategy } from './definition.js';
 import { deepEqual, fillForCreate, fillForUpdate, pendingFinalizers } from './object-meta.js';
-import { deletionFinalizers, preconditionFailure, type DeleteOptions } from './deletion.js';
+import { beforeDelete, deletionFinalizers, preconditionFailure, type DeleteOptions } from './deletion.js';
 import { recordManagedFields } from './managed-fields.js';
 import { storageKey } from './registry.js';
 import { convertsStored, servedAs, servedOne, storedAs } from './version-view.js';
@@ -201,7 +202,8 @@ export class GenericStore {
   ): Promise<DeleteResult> {
     return this.guaranteedUpdate(def, namespace, name, async (current) => {
       if (!current) throw ApiError.notFound(this.gr(def), name);
-      const failed = preconditionFailure(this.gr(def), current.object, current.rv, options);
+      const kind = { group: def.group, resource: def.kind };
+      const failed = preconditionFailure(kind, current.object, current.rv, options);
       if (failed) throw failed;
       return this.deleteCurrent(ctx, def, current, options);
     });
@@ -310,10 +312,10 @@ export class GenericStore {
     next.metadata.resourceVersion = String(current.rv);
     if (deepEqual(next, current.object)) return current.object;
     const key = this.key(def, next.metadata.namespace ?? '', next.metadata.name!);
-    const finished = next.metadata.deletionTimestamp && pendingFinalizers(def, next).length === 0;
     if (ctx.dryRun) return next;
     const updated = await this.store.update(key, await storedAs(def, next), current.rv);
-    if (finished) await this.store.delete(key, updated.rv);
+    // another deleter may have removed it first: gone is what was asked
+    if (deletesNow(def, next)) await this.store.delete(key, updated.rv).catch(ignoreNotFound);
     return servedOne(def, updated.object);
   }
 
@@ -368,8 +370,10 @@ export class GenericStore {
   }
 
   /**
-   * With finalizers pending (the garbage collector's, as the propagation policy asks, included), the object
-   * only turns Terminating, or stays so with its GC finalizers changed; without, it is removed.
+   * kube's delete decisions in order: a graceful deletion under way that this request does not shorten leaves
+   * the object as it is; the GC finalizers change as the propagation policy asks; a graceful delete writes
+   * the deletionTimestamp and grace period (removing the object too when the period is 0 and nothing is
+   * pending); otherwise, with finalizers pending, the object only turns Terminating, and without, it is removed.
    */
   private async deleteCurrent(
     ctx: RequestContext,
@@ -382,10 +386,20 @@ export class GenericStore {
     const attributes = this.attributes(ctx, 'DELETE', def, undefined, '', obj);
     await this.admission.admit(attributes);
     await this.admission.validate(attributes);
-    const finalizers = deletionFinalizers(def, obj, options);
     const next = structuredClone(obj);
+    const grace = beforeDelete(def.strategy, next, options, Date.now());
+    if (grace.pending) return { object: obj, removed: false };
+    const finalizers = deletionFinalizers(def, obj, options);
     if (finalizers) next.metadata.finalizers = finalizers;
-    if (pendingFinalizers(def, next).length > 0 || this.terminatesFirst(def, next)) {
+    if (next.metadata.finalizers?.length === 0) delete next.metadata.finalizers;
+    const held = pendingFinalizers(def, next).length > 0 || this.terminatesFirst(def, next);
+    if (grace.graceful) {
+      if (!obj.metadata.deletionTimestamp) def.strategy.prepareForDelete?.(next, ctx);
+      // with no grace left and nothing pending, the write is followed by the removal (commitUpdate)
+      const object = await this.commitUpdate(ctx, def, next, current);
+      return { object, removed: deletesNow(def, next) };
+    }
+    if (held) {
       if (obj.metadata.deletionTimestamp && !finalizers) return { object: obj, removed: false };
       if (!obj.metadata.deletionTimestamp) {
         next.metadata.deletionTimestamp = nowTimestamp();
@@ -394,7 +408,6 @@ export class GenericStore {
         if (next.metadata.generation) next.metadata.generation += 1;
         def.strategy.prepareForDelete?.(next, ctx);
       }
-      if (next.metadata.finalizers?.length === 0) delete next.metadata.finalizers;
       return { object: await this.commitUpdate(ctx, def, next, current), removed: false };
     }
     if (ctx.dryRun) return { object: obj, removed: true };
@@ -455,4 +468,20 @@ export class GenericStore {
       throw ApiError.invalid(def.kind, def.group, name, errors);
     }
   }
+}
+
+/**
+ * kube's ShouldDeleteDuringUpdate: a Terminating object with no finalizers left and no grace period to wait
+ * out (none, or 0) goes when it is written. One still in its grace period stays, whoever writes it (a node
+ * agent's status), until a delete cuts the period to 0.
+ */
+function deletesNow(def: ResourceDefinition, obj: KubeObject): boolean {
+  const { deletionTimestamp, deletionGracePeriodSeconds } = obj.metadata;
+  if (!deletionTimestamp || pendingFinalizers(def, obj).length > 0) return false;
+  return !deletionGracePeriodSeconds;
+}
+
+function ignoreNotFound(e: unknown): undefined {
+  if (e instanceof NotFoundError) return undefined;
+  throw e;
 }

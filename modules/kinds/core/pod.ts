@@ -3,6 +3,7 @@
  * pods/binding (core/v1 Binding: the scheduler's "run it on this node") and pods/eviction (policy/v1 Eviction).
  * The binding and eviction answers live in modules/endpoints (pod-binding.ts, pod-eviction.ts). Nothing runs
  * a pod here: node agents read the pods bound to them (field selector spec.nodeName) and write their status.
+ * A delete is graceful (pod-deletion.ts): a bound pod stays Terminating until its agent deletes it with grace 0.
  */
 import type { ResourceDefinition, Strategy } from '../../registry/index.js';
 import { isPlainObject, type FieldError, type KubeObject } from '../../api/index.js';
@@ -11,6 +12,7 @@ import { ageColumn, nameColumn } from '../columns.js';
 import { listAt, objAt, strAt } from '../values.js';
 import { podColumns, podWideColumns } from './pod-columns.js';
 import { addDefaultTolerations, defaultPod, initialStatus } from './pod-defaults.js';
+import { podGracePeriod } from './pod-deletion.js';
 import { records } from './pod-parts.js';
 import { bindingSchema, evictionSchema, podSchema } from './pod-schema.js';
 import { validatePodUpdate } from './pod-update.js';
@@ -49,6 +51,7 @@ export const podStrategy: Strategy = {
   validate: (obj) => [...finalizers(obj), ...validatePodSpec(objAt(obj.spec), true)],
   // an update is checked by kube's update rules, not the create ones (ephemeral containers, ...)
   updateReplacesValidate: true,
+  gracePeriodSeconds: podGracePeriod,
   validateUpdate: (obj, old) => [
     ...finalizers(obj),
     ...validatePodSpec(objAt(obj.spec), false),
@@ -118,4 +121,5 @@ export const podDefinition: ResourceDefinition = {
   strategy: podStrategy,
   // a binding changes spec.nodeName and the PodScheduled condition itself (pod-binding.ts)
   subresourceStrategies: { status: podStatusStrategy, binding: {} },
+  returnDeletedObject: true,
 };
