@@ -292,7 +292,13 @@ describe('nodes: agents, scheduler, lifecycle and taint eviction', () => {
       'n1 Ready without taints',
       20_000,
     );
-    await eventually(async () => (await s.request('GET', `${PODS}/short`)).status === 404, 'short gone');
+    await eventually(
+      async () => (await s.request('GET', `${PODS}/short`)).status === 404,
+      'short gone',
+    ).catch(async (e) => {
+      console.log(JSON.stringify((await get(`${PODS}/short`)).metadata), n1.output());
+      throw e;
+    });
     const r = await kubectl(['get', 'nodes'], { kubeconfig: s.kubeconfig });
     assert.match(r.stdout, /\nn1\s+Ready\s/);
   });

@@ -21,7 +21,8 @@ const podBody = (name: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('graceful deletion of Pods', () => {
-  const s = useServer();
+  // pods are bound by hand: no scheduler, and no node lifecycle to mark them
+  const s = useServer({ args: ['--controllers=*,-scheduler,-taint-eviction-controller,-nodelifecycle'] });
   const k = async (args: string[]) => {
     const r = await run(args, { kubeconfig: s.kubeconfig });
     assert.equal(r.code, 0, `kubectl ${args.join(' ')}:\n${r.stderr}`);

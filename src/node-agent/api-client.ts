@@ -54,9 +54,13 @@ export class ApiClient {
       : new HttpAgent({ keepAlive: true, noDelay: true, maxSockets });
   }
 
-  private headers(contentType?: string): Record<string, string> {
+  private headers(body?: { text: string; contentType: string }): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': USER_AGENT };
-    if (contentType) headers['content-type'] = contentType;
+    // a length always: Node sends a DELETE's body neither chunked nor framed without one
+    if (body) {
+      headers['content-type'] = body.contentType;
+      headers['content-length'] = String(Buffer.byteLength(body.text));
+    }
     const token = bearerOf(this.connection);
     const { basic } = this.connection;
     if (token) headers.authorization = `Bearer ${token}`;
@@ -77,7 +81,11 @@ export class ApiClient {
     return new Promise<ApiAnswer>((resolve, reject) => {
       const req = this.send(
         url,
-        { method, agent: this.agent, headers: this.headers(text === undefined ? undefined : contentType) },
+        {
+          method,
+          agent: this.agent,
+          headers: this.headers(text === undefined ? undefined : { text, contentType }),
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));

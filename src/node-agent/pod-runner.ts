@@ -172,12 +172,16 @@ export class PodRunner implements PodsOnNode {
       for (const c of pod.spec.containers ?? [])
         if (this.told.get(pod.metadata.uid)?.has(`${c.name}:running`))
           this.record(pod, c.name, 'spec.containers', 'Normal', 'Killing', `Stopping container ${c.name}`);
-      await this.o.api.request('DELETE', this.podPath(pod), {
+      const gone = await this.o.api.request('DELETE', this.podPath(pod), {
         apiVersion: 'v1',
         kind: 'DeleteOptions',
         gracePeriodSeconds: 0,
         preconditions: { uid: pod.metadata.uid },
       });
+      if (gone.status !== 200 && gone.status !== 404)
+        this.o.log?.(
+          `pod ${pod.metadata.namespace}/${pod.metadata.name} delete: ${gone.status} ${gone.body?.message ?? ''}`,
+        );
       return;
     }
     if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return;
