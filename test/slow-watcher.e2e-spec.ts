@@ -8,6 +8,7 @@ import { connect as h2Connect } from 'node:http2';
 import { describe, it } from 'node:test';
 import { connect as tlsConnect } from 'node:tls';
 import { type TestServer } from './support/server.js';
+import { eventually } from './support/eventually.js';
 import { useServer } from './support/use-server.js';
 import { openWatch } from './support/watch-client.js';
 
@@ -97,6 +98,11 @@ describe('a watcher that does not read', () => {
   const s = useServer();
 
   it('is closed at the bound over HTTP/1.1 and over h2; a reading watcher gets every event', async () => {
+    // the root CA publisher's ConfigMap is written soon after the start: not one of this test's events
+    await eventually(
+      async () => (await s.request('GET', `${base}/kube-root-ca.crt`)).status === 200,
+      'kube-root-ca.crt published',
+    );
     const rv = (await s.request('GET', base)).json.metadata.resourceVersion;
     const path = `${base}?watch=1&resourceVersion=${rv}`;
     const http1 = await pausedHttp1(s, path);

@@ -32,6 +32,7 @@ describe('the local APIServices of the served group/versions', () => {
       'v1.rbac.authorization.k8s.io': ['onstart', 17000, 15],
       'v1.authentication.k8s.io': ['onstart', 17700, 15],
       'v1.authorization.k8s.io': ['onstart', 17600, 15],
+      'v1.events.k8s.io': ['onstart', 17750, 15],
     });
   });
 

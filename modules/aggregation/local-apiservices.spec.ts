@@ -121,6 +121,7 @@ describe('LocalApiServices on two replicas', () => {
       'v1.authorization.k8s.io',
       'v1.coordination.k8s.io',
       'v1.discovery.k8s.io',
+      'v1.events.k8s.io',
       'v1.rbac.authorization.k8s.io',
       'v1.remote.example.com',
     ];

@@ -4,7 +4,6 @@
  * the Pods bound to it on the simulated runtime.
  */
 import { existsSync } from 'node:fs';
-import os from 'node:os';
 import { hostConnection } from '../../modules/authentication/index.js';
 import { NodeAgent } from '../node-agent/agent.js';
 import { ApiClient } from '../node-agent/api-client.js';
