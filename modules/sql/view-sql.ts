@@ -1,10 +1,11 @@
 /**
- * The SELECT of each view. The views are plain views (not security_barrier): a barrier keeps PostgreSQL from
+ * The SELECT of each view. The views are plain views, not security_barrier ones: a barrier keeps PostgreSQL from
  * pushing a reader's `labels @> '{...}'` (jsonb containment is not leakproof) down to the labels index, so every
- * label query would read every body of the kind. What a barrier guards against is a reader's own function in a
- * WHERE clause seeing rows the view filters out; here every column of every view reads the body through the
- * same masking expression, so such a function sees nothing of a Secret's values whichever rows it is shown, and
- * all the rest is what the views show anyway (test/sql-views.e2e-spec.ts tries it).
+ * label query read every body of the kind (bench/sql-views.ts: 142 ms against 0.9 ms at 100,000 ConfigMaps).
+ * A barrier guarantees that a reader's own function in a WHERE clause never sees rows the view filters out;
+ * without one, PostgreSQL happens to run a view's cheap key filter first, but promises nothing. So every column
+ * of every view reads the body through the same masking expression: whatever rows such a function is shown, it
+ * sees nothing of a Secret's values, and all else is what some view shows anyway.
  */
 import { type ResourceDefinition } from '../registry/index.js';
 import type { FieldColumn } from './columns.js';
