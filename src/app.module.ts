@@ -28,6 +28,7 @@ import {
 } from '../modules/nodes/index.js';
 import { RegistryModule } from '../modules/registry/index.js';
 import { SidecarModule } from '../modules/sidecar/index.js';
+import { SqlModule } from '../modules/sql/index.js';
 import { StorageModule } from '../modules/storage/index.js';
 import { VersioningModule } from '../modules/versioning/index.js';
 import { WatchModule } from '../modules/watch/index.js';
@@ -85,6 +86,11 @@ export class AppModule {
         KindsModule,
         WatchModule.forRoot(config.historyRetentionMs),
         ApiextensionsModule.forRoot(server.apiDefinitions, config.apiDefinitions),
+        // after ApiextensionsModule: its bootstrap serves the stored CRDs before the views are first synced
+        SqlModule.forRoot({
+          exposeSecretData: config.sqlExposeSecretData,
+          retentionMs: config.historyRetentionMs,
+        }),
         AuthorizationModule.forRoot({
           ...server.authorization,
           modes: config.authorizationModes,

@@ -76,6 +76,8 @@ export interface Config extends NodeFlagValues {
   maxRequestBodyBytes: number;
   /** how long watch history (and continue tokens) stay valid */
   historyRetentionMs: number;
+  /** --sql-expose-secret-data: the k8s.* views show Secrets' data (hidden by default) */
+  sqlExposeSecretData: boolean;
   /** after SIGTERM: /readyz fails at once, requests are served this long, then the server stops */
   shutdownDelayMs: number;
   /** --storage-unavailable-timeout: how long a request waits for an unreachable PostgreSQL before its 503 */
@@ -211,6 +213,12 @@ const flags: Record<string, FlagSpec> = {
     key: 'historyRetentionMs',
     parse: parseDuration,
     help: 'how long watch history is kept (default 5m)',
+  },
+  'sql-expose-secret-data': {
+    key: 'sqlExposeSecretData',
+    parse: boolean,
+    bool: true,
+    help: "the SQL views (schema k8s) show Secrets' data and stringData (default false: hidden)",
   },
   'storage-unavailable-timeout': {
     key: 'storageUnavailableTimeoutMs',
@@ -362,6 +370,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     http2MaxStreamsPerConnection: 0,
     maxRequestBodyBytes: 3 * 1024 * 1024,
     historyRetentionMs: 5 * 60_000,
+    sqlExposeSecretData: false,
     ...nodeFlagDefaults,
     shutdownDelayMs: 0,
     storageUnavailableTimeoutMs: 500,

@@ -1,0 +1,1 @@
+CREATE INDEX "changes_labels" ON "changes" USING gin (("body" -> 'metadata' -> 'labels') jsonb_path_ops);
