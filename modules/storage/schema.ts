@@ -10,6 +10,7 @@
 import {
   bigint,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -54,4 +55,36 @@ export const changes = pgTable(
   // BRIN: `at` grows with the append-only log, so a block-range summary finds old rows for pruning at a
   // fraction of a B-tree's cost per insert
   (t) => [index('changes_at').using('brin', t.at)],
+);
+
+/**
+ * The audit log's database backend (--audit-database, modules/audit): one row per audit.k8s.io/v1 Event, the
+ * whole event in `event`, its main fields as columns for queries; pruned past --audit-retention. Read through
+ * the view `k8s.audit_events` (migration 0004).
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** stageTimestamp */
+    at: timestamp('at', { withTimezone: true, precision: 6 }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true, precision: 6 }).notNull(),
+    /** not a uuid column: a client's Audit-ID header is kept as sent, as kube does */
+    auditId: text('audit_id').notNull(),
+    stage: text('stage').notNull(),
+    level: text('level').notNull(),
+    verb: text('verb').notNull(),
+    username: text('username'),
+    impersonatedUser: text('impersonated_user'),
+    apiGroup: text('api_group'),
+    resource: text('resource'),
+    subresource: text('subresource'),
+    namespace: text('namespace'),
+    name: text('name'),
+    code: integer('code'),
+    /** the annotation authorization.k8s.io/decision: allow, forbid */
+    decision: text('decision'),
+    event: jsonb('event').notNull(),
+  },
+  (t) => [index('audit_events_at').on(t.at)],
 );
