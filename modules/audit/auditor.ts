@@ -147,6 +147,8 @@ export class RequestAudit {
   private panic?: string;
   private single = false;
   private more?: Record<string, string>;
+  private readonly wantsBody: boolean;
+  private readonly completes: boolean;
 
   constructor(
     private readonly auditor: Auditor,
@@ -164,14 +166,10 @@ export class RequestAudit {
       if (info.subresource) ref.subresource = info.subresource;
       this.requestRef = this.objectRef = ref;
     }
-    const wantsBody = !levelBelow(config.level, 'Request');
-    const completes = !!this.requestRef && (info.verb === 'create' || info.verb === 'update');
-    if (wantsBody || completes) {
-      const obj = requestBodyObject(r.body, r.contentType);
-      if (completes && this.requestRef) this.objectRef = completeObjectRef(this.requestRef, obj);
-      if (wantsBody && obj !== undefined)
-        this.requestObject = config.omitManagedFields ? withoutManagedFields(obj) : obj;
-    }
+    // creates and updates tell their decoded object (requestDecoded); a patch or DeleteOptions is logged as sent
+    this.wantsBody = !levelBelow(config.level, 'Request');
+    this.completes = !!this.requestRef && (info.verb === 'create' || info.verb === 'update');
+    if (this.wantsBody && !this.completes) this.keepRequestObject(requestBodyObject(r.body, r.contentType));
   }
 
   get level(): Level {
@@ -202,6 +200,18 @@ export class RequestAudit {
   /** annotations the request's later steps add (RequestContext.auditAnnotations), read at each event */
   annotateFrom(more: Record<string, string>): void {
     this.more = more;
+  }
+
+  /** kube's LogRequestObject: a write's decoded object completes objectRef and is the requestObject */
+  requestDecoded(obj: unknown): void {
+    if (this.completes && this.requestRef) this.objectRef = completeObjectRef(this.requestRef, obj);
+    if (this.wantsBody) this.keepRequestObject(obj);
+  }
+
+  /** a copy as it is now: the store goes on to fill in the object it was given */
+  private keepRequestObject(obj: unknown): void {
+    if (obj === undefined) return;
+    this.requestObject = structuredClone(this.config.omitManagedFields ? withoutManagedFields(obj) : obj);
   }
 
   /**

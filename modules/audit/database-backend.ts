@@ -36,7 +36,7 @@ SELECT (e->>'stageTimestamp')::timestamptz, (e->>'requestReceivedTimestamp')::ti
   e#>>'{objectRef,apiGroup}', e#>>'{objectRef,resource}', e#>>'{objectRef,subresource}',
   e#>>'{objectRef,namespace}', e#>>'{objectRef,name}', (e#>>'{responseStatus,code}')::int,
   e#>>'{annotations,authorization.k8s.io/decision}', e
-FROM jsonb_array_elements($1::jsonb) AS e`;
+FROM jsonb_array_elements($1::text::jsonb) AS e`;
 
 export class DatabaseBackend {
   private buffer: string[] = [];

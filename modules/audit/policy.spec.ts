@@ -13,12 +13,7 @@ const alice: UserInfo = { name: 'alice', uid: '', groups: ['dev', 'system:authen
 const admin: UserInfo = { name: 'admin', uid: '', groups: ['system:masters', 'system:authenticated'] };
 const node: UserInfo = { name: 'system:node:n1', uid: '', groups: ['system:nodes', 'system:authenticated'] };
 
-function request(
-  method: string,
-  path: string,
-  user: UserInfo | null = alice,
-  query = {},
-): AuditAttributes {
+function request(method: string, path: string, user: UserInfo | null = alice, query = {}): AuditAttributes {
   const info = parseRequestInfo(method, path, query);
   return {
     user: user ?? undefined,

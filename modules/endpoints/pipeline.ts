@@ -43,20 +43,13 @@ import {
 import type { Registry, ResourceDefinition, Schema } from '../registry/index.js';
 import { requestLabels, type ApiMetrics } from '../metrics/index.js';
 import { deprecationOf, FeatureGates, notServedError, type DeprecatedApis } from '../versioning/index.js';
+import { observeAudit } from './audit-hooks.js';
 import { hasProtobufForm } from './decode.js';
 import type { InflightLimiter, InflightSlot } from './inflight.js';
 import type { NonResourceHandlers } from './non-resource.js';
 import type { Query } from './request.js';
 import type { ResourceHandlers } from './resources.js';
-import {
-  addWarnings,
-  jsonOutput,
-  observeResponse,
-  sendError,
-  toApiError,
-  writeStatus,
-  type Output,
-} from './respond.js';
+import { addWarnings, jsonOutput, sendError, toApiError, writeStatus, type Output } from './respond.js';
 import { requestTimedOut, type RequestTimeouts } from './timeout.js';
 
 /**
@@ -201,7 +194,7 @@ function auditedRequest(
 /** The audit follows the response: the objects it carries, its end (ResponseComplete, or Panic). */
 function followResponse(audit: RequestAudit | undefined, reply: FastifyReply): RequestAudit | undefined {
   if (!audit) return undefined;
-  observeResponse(reply, (body) => audit.responded(body));
+  observeAudit(reply, audit);
   reply.raw.once('close', () => audit.completed(reply.raw.statusCode));
   return audit;
 }

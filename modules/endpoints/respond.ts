@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../api/index.js';
+import { logResponseObject } from './audit-hooks.js';
 import { storageFailure } from '../registry/index.js';
 import { cborListSchema, cborMediaType, encodeCbor } from '../codec/index.js';
 import { encodeProtobuf, responseSchema } from '../codec/index.js';
@@ -62,18 +63,10 @@ export function addWarnings(reply: FastifyReply, texts: readonly string[]): void
   if (!reply.raw.headersSent) reply.raw.setHeader('Warning', all);
 }
 
-/** the audit step's view of what responses carry (kube's LogResponseObject), per response */
-const responseObservers = new WeakMap<object, (body: unknown) => void>();
-
-/** `observer` is told the object (or Status) each answer of this reply carries. */
-export function observeResponse(reply: FastifyReply, observer: (body: unknown) => void): void {
-  responseObservers.set(reply.raw, observer);
-}
-
 export function send(reply: FastifyReply, code: number, body: unknown, out: Output): FastifyReply {
   // answered already (the request timed out): this answer is dropped
   if (reply.sent) return reply;
-  responseObservers.get(reply.raw)?.(body);
+  logResponseObject(reply, body);
   // bytes, not a string: Fastify would add `; charset=utf-8`, which kube does not send
   const bytes = out.protobuf
     ? protobufBody(body as Record<string, unknown>, out.protobuf)
