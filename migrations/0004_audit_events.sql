@@ -1,5 +1,4 @@
 CREATE TABLE "audit_events" (
-	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "audit_events_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	"at" timestamp (6) with time zone NOT NULL,
 	"received_at" timestamp (6) with time zone NOT NULL,
 	"audit_id" text NOT NULL,
@@ -18,12 +17,13 @@ CREATE TABLE "audit_events" (
 	"event" jsonb NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX "audit_events_at" ON "audit_events" USING btree ("at");--> statement-breakpoint
+CREATE INDEX "audit_events_at" ON "audit_events" USING brin ("at");--> statement-breakpoint
+ALTER TABLE "audit_events" REPLICA IDENTITY FULL;--> statement-breakpoint
 -- The read-only SQL interface to the audit log (README "Audit"). Schema k8s and role pgkube_reader may come from
 -- the live-views migration too: each side creates the schema if missing and grants only to a role that exists.
 CREATE SCHEMA IF NOT EXISTS "k8s";--> statement-breakpoint
 CREATE OR REPLACE VIEW "k8s"."audit_events" AS
-SELECT "id", "at", "received_at", "audit_id", "stage", "level", "verb", "username", "impersonated_user",
+SELECT "at", "received_at", "audit_id", "stage", "level", "verb", "username", "impersonated_user",
        "api_group", "resource", "subresource", "namespace", "name", "code", "decision", "event"
 FROM "audit_events";--> statement-breakpoint
 DO $$

