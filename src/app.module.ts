@@ -7,6 +7,7 @@ import type {
   ServiceAccountKeys,
 } from '../modules/authentication/index.js';
 import { AdmissionModule, type NamespaceSource } from '../modules/admission/index.js';
+import { AuditModule, type Policy } from '../modules/audit/index.js';
 import { AggregationModule, type SelfRegistrationOptions } from '../modules/aggregation/index.js';
 import type { WebhookConnection } from '../modules/webhook/index.js';
 import { ApiextensionsModule, type ApiDefinition } from '../modules/apiextensions/index.js';
@@ -50,6 +51,8 @@ export interface ServerOptions {
   authentication?: LoadedAuthentication;
   /** what the authorization flags' files said (ABAC policies, the authorization webhook) */
   authorization?: LoadedAuthorization;
+  /** --audit-policy-file, read and validated at start; unset: nothing is audited */
+  auditPolicy?: Policy;
   /** the URL and CA clients use, resolved once the server listens (cluster-info is made from it) */
   clusterEndpoint?: Promise<ClusterEndpoint>;
   /** client certificates and the authenticating proxy (src/server/client-trust.ts) */
@@ -135,6 +138,17 @@ export class AppModule {
           moreControllers: [NodeLifecycleController, TaintEvictionController, Scheduler],
           clusterEndpoint: server.clusterEndpoint,
           rootCa: server.servingCa,
+        }),
+        AuditModule.forRoot({
+          policy: server.auditPolicy,
+          logPath: config.auditLogPath,
+          rotation: {
+            maxSizeMb: config.auditLogMaxSize,
+            maxBackups: config.auditLogMaxBackup,
+            maxAgeDays: config.auditLogMaxAge,
+          },
+          databaseUrl: config.auditDatabase ? databaseUrl : undefined,
+          retentionMs: config.auditRetentionMs,
         }),
         EndpointsModule.forRoot({
           shuttingDown: server.shuttingDown,

@@ -17,6 +17,7 @@ import {
 } from '../modules/authentication/index.js';
 import { readApiDefinitions } from '../modules/apiextensions/index.js';
 import { loadAuthorization } from '../modules/authorization/index.js';
+import { loadAuditPolicy } from '../modules/audit/index.js';
 import { readUpstream } from '../modules/sidecar/index.js';
 import { migrate, startEmbeddedPostgres, type RunningPostgres } from '../modules/storage/index.js';
 import { ConfigError, parseConfig, usage, type Config } from './config/config.js';
@@ -50,6 +51,9 @@ async function serve(config: Config): Promise<void> {
     webhookTimeoutMs: config.authorizationWebhookTimeoutMs,
     configFile: config.authorizationConfig,
   });
+  // kube's audit policy, validated before anything starts
+  const audit = config.auditPolicyFile ? await loadAuditPolicy(config.auditPolicyFile) : undefined;
+  for (const warning of audit?.warnings ?? []) console.warn(`pgkube: warning: ${warning}`);
   const apiDefinitions = config.apiDefinitions ? await readApiDefinitions(config.apiDefinitions) : [];
   // keys and tokens live here; an embedded PostgreSQL run as its own OS user (we are root) must pass through
   const embeddedAsOtherUser = !config.databaseUrl && process.getuid?.() === 0;
@@ -101,6 +105,7 @@ async function serve(config: Config): Promise<void> {
     shuttingDown: () => stopping,
     authentication,
     authorization,
+    auditPolicy: audit?.policy,
     clusterEndpoint,
     clientCa: trust.clientCa,
     requestHeader: trust.requestHeader,

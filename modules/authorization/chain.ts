@@ -55,7 +55,11 @@ export class AuthorizerChain implements Authorizer {
 
   /** Resolves when the request is allowed; a 403 Status otherwise (a 500 when an authorizer failed). */
   async check(attributes: Attributes): Promise<void> {
-    const verdict = await this.decide(attributes);
+    this.enforce(attributes, await this.decide(attributes));
+  }
+
+  /** `check` in two steps, for the pipeline to record the decision (the audit annotations) in between. */
+  enforce(attributes: Attributes, verdict: Verdict): void {
     if (verdict.decision === 'allow') return;
     // kube's authorization filter: nobody allowed and an authorizer failed (a webhook down) is the server's fault
     if (verdict.evaluationError)

@@ -9,6 +9,7 @@ import {
   type OpenIdDiscovery,
 } from '../authentication/index.js';
 import { AuthorizerChain } from '../authorization/index.js';
+import { AUDITOR, registerAuditMetrics, type Auditor } from '../audit/index.js';
 import { DefaultPolicy, NamespaceController } from '../controllers/index.js';
 import { always, flag, HealthEndpoint, withGracePeriod, withTimeout } from '../health/index.js';
 import { ApiMetrics } from '../metrics/index.js';
@@ -203,9 +204,11 @@ export class EndpointsModule {
             credentialHeaders: CredentialHeaders,
             delegates: Delegate[] | undefined,
             upstream: UpstreamForwarding | undefined,
+            audit: Auditor | null | undefined,
           ) => {
             const logger = new Logger('pipeline');
             const limits = options.limits;
+            if (audit) registerAuditMetrics(metrics, audit.counters);
             return new Pipeline({
               authenticator,
               credentialHeaders,
@@ -222,6 +225,7 @@ export class EndpointsModule {
               timeouts: limits && new RequestTimeouts(limits.requestTimeoutMs),
               inflight:
                 limits && new InflightLimiter(limits.maxRequestsInflight, limits.maxMutatingRequestsInflight),
+              audit: audit ?? undefined,
               log: (e) => logger.error(e instanceof Error ? (e.stack ?? e.message) : String(e)),
             });
           },
@@ -239,6 +243,8 @@ export class EndpointsModule {
             { token: DELEGATES, optional: true },
             // sidecar mode only (modules/sidecar)
             { token: UPSTREAM, optional: true },
+            // --audit-policy-file with a backend (modules/audit)
+            { token: AUDITOR, optional: true },
           ],
         },
       ],

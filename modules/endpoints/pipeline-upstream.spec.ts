@@ -35,7 +35,13 @@ function harness(forwardsAs: 'caller' | 'user', fail = false) {
         return u;
       },
     },
-    authorizer: { check: async () => void calls.push('authorize') },
+    authorizer: {
+      decide: async () => {
+        calls.push('authorize');
+        return { decision: 'allow' };
+      },
+      enforce: () => undefined,
+    },
     registry: { find: () => undefined },
     resources: { handle: async () => undefined },
     nonResources: {

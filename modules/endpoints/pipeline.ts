@@ -1,10 +1,11 @@
 /**
  * The one request pipeline (ARCHITECTURE.md, "A request's path"), read top to bottom in `handle`: request info →
  * upstream (sidecar mode: what this server does not serve is forwarded before authentication) → authenticate →
- * impersonate → authorize → route (another server, non-resource paths, resources) → decode → admission →
+ * audit (the policy's level; its events follow the request to its end) → impersonate → authorize → route (another server, non-resource paths, resources) → decode → admission →
  * storage → encode (the last four in the verb handlers and the generic store). Every failure on the way
  * leaves as a Status.
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import type { Duplex } from 'node:stream';
@@ -27,6 +28,13 @@ import {
 } from '../authentication/index.js';
 import { requestAttributes, type AuthorizerChain } from '../authorization/index.js';
 import {
+  nowMicros,
+  sourceIPs,
+  type AuditedRequest,
+  type Auditor,
+  type RequestAudit,
+} from '../audit/index.js';
+import {
   acceptsGzip,
   negotiateOutput,
   partialObjectMetadataSchema,
@@ -35,6 +43,7 @@ import {
 import type { Registry, ResourceDefinition, Schema } from '../registry/index.js';
 import { requestLabels, type ApiMetrics } from '../metrics/index.js';
 import { deprecationOf, FeatureGates, notServedError, type DeprecatedApis } from '../versioning/index.js';
+import { observeAudit } from './audit-hooks.js';
 import { hasProtobufForm } from './decode.js';
 import type { InflightLimiter, InflightSlot } from './inflight.js';
 import type { NonResourceHandlers } from './non-resource.js';
@@ -148,6 +157,48 @@ function authenticationRequest(req: FastifyRequest, path: string): Authenticatio
   };
 }
 
+/**
+ * kube's audit ID: the client's `Audit-ID` header as sent, else a new UUID; every response echoes it as
+ * `Audit-Id` (set on the raw response, so that streams written there carry it too).
+ */
+function auditIdOf(req: FastifyRequest, reply: FastifyReply): string {
+  const given = req.headers['audit-id'];
+  const id = (Array.isArray(given) ? given[0] : given) || randomUUID();
+  reply.raw.setHeader('Audit-Id', id);
+  return id;
+}
+
+/** What the audit step records of a request. */
+function auditedRequest(
+  req: FastifyRequest,
+  info: RequestInfo,
+  auditID: string,
+  receivedMicros: number,
+  user?: UserInfo,
+): AuditedRequest {
+  const h = req.headers;
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  return {
+    auditID,
+    receivedMicros,
+    requestURI: req.url,
+    info,
+    user,
+    userAgent: h['user-agent'],
+    sourceIPs: sourceIPs(one(h['x-forwarded-for']), one(h['x-real-ip']), req.raw.socket?.remoteAddress),
+    contentType: h['content-type'],
+    body: req.body instanceof Buffer ? req.body : undefined,
+  };
+}
+
+/** The audit follows the response: the objects it carries, its end (ResponseComplete, or Panic). */
+function followResponse(audit: RequestAudit | undefined, reply: FastifyReply): RequestAudit | undefined {
+  if (!audit) return undefined;
+  observeAudit(reply, audit);
+  reply.raw.once('close', () => audit.completed(reply.raw.statusCode));
+  return audit;
+}
+
 /** The request's deadline passed: 504, unless its answer has begun (a later answer is dropped by `send`). */
 function timedOut(reply: FastifyReply): void {
   if (reply.sent || reply.raw.headersSent) return;
@@ -174,6 +225,8 @@ export interface PipelineSteps {
   timeouts?: RequestTimeouts;
   /** --max-requests-inflight, --max-mutating-requests-inflight */
   inflight?: InflightLimiter;
+  /** --audit-policy-file with a backend: each request's audit events */
+  audit?: Auditor;
   log: (e: unknown) => void;
 }
 
@@ -253,6 +306,10 @@ export class Pipeline {
     let out: Output = jsonOutput;
     let stopTimer: (() => void) | undefined;
     let slot: InflightSlot;
+    const received = nowMicros();
+    const auditID = auditIdOf(req, reply);
+    let parsed: RequestInfo | undefined;
+    let audit: RequestAudit | undefined;
     try {
       const query = flatQuery(req.query);
       const path = req.url.split('?', 1)[0];
@@ -262,6 +319,7 @@ export class Pipeline {
       out = { format: 'json', pretty, gzip };
       const routed = path.includes('%') ? decodePath(path) : path;
       const info = parseRequestInfo(req.method, routed, query);
+      parsed = info;
       const def = info.isResourceRequest
         ? steps.registry.find(info.group, info.version, info.resource)
         : undefined;
@@ -279,16 +337,29 @@ export class Pipeline {
 
       const authenticated = await steps.authenticator.authenticate(authenticationRequest(req, routed));
       steps.credentialHeaders?.remove(req.raw);
+      // audit: the policy's level for the authenticated user; RequestReceived now, the rest as the request goes
+      audit = followResponse(
+        steps.audit?.begin(auditedRequest(req, info, auditID, received, authenticated)),
+        reply,
+      );
       const user = await steps.impersonation.actAs(authenticated, impersonationHeaders(req.raw.rawHeaders));
+      if (user !== authenticated) audit?.impersonated(user);
       // the upstream authorizes the user this server authenticated (it impersonates them there)
       if (upstream) return await upstream.forward(req, reply, user);
       // kube's max-in-flight filter, after authentication and impersonation: 429 when full (system:masters pass)
       slot = steps.inflight?.admit(info, user);
       const ctx = requestContext(info, user, req.headers['user-agent']);
       if (user !== authenticated) ctx.impersonator = authenticated;
-      await steps.authorizer.check(
-        requestAttributes(user, info, query, this.features.enabled('AuthorizeWithSelectors')),
+      audit?.annotateFrom(ctx.auditAnnotations);
+      const attributes = requestAttributes(
+        user,
+        info,
+        query,
+        this.features.enabled('AuthorizeWithSelectors'),
       );
+      const verdict = await steps.authorizer.decide(attributes);
+      audit?.authorized(verdict);
+      steps.authorizer.enforce(attributes, verdict);
 
       for (const delegate of this.delegates)
         if (delegate.handles(info)) return await delegate.handle(ctx, req, reply);
@@ -311,10 +382,23 @@ export class Pipeline {
         // CBOR needs the kind's schema only to know its byte fields; PartialObjectMetadata has none
         cbor: negotiated.cbor ? { schema: negotiated.conversion ? undefined : def.schema } : undefined,
       };
-      return await steps.resources.handle({ ctx, info, def, query, req, reply, out, cbor });
+      const answered = await steps.resources.handle({ ctx, info, def, query, req, reply, out, cbor });
+      // a watch's headers are out: its ResponseStarted event
+      if (reply.raw.headersSent) audit?.started(reply.raw.statusCode);
+      return answered;
     } catch (error) {
       if (reply.sent || reply.raw.headersSent) return undefined;
-      return sendError(reply, toApiError(error, steps.log), out);
+      const apiError = toApiError(error, (e) => {
+        steps.log(e);
+        audit?.panicked(e);
+      });
+      // refused credentials: kube's failed-authentication audit event
+      if (!audit && parsed && apiError.code === 401 && steps.audit)
+        followResponse(
+          steps.audit.failedAuthentication(auditedRequest(req, parsed, auditID, received)),
+          reply,
+        );
+      return sendError(reply, apiError, out);
     } finally {
       stopTimer?.();
       steps.inflight?.release(slot);

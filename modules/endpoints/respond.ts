@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../api/index.js';
+import { logResponseObject } from './audit-hooks.js';
 import { storageFailure } from '../registry/index.js';
 import { cborListSchema, cborMediaType, encodeCbor } from '../codec/index.js';
 import { encodeProtobuf, responseSchema } from '../codec/index.js';
@@ -65,6 +66,7 @@ export function addWarnings(reply: FastifyReply, texts: readonly string[]): void
 export function send(reply: FastifyReply, code: number, body: unknown, out: Output): FastifyReply {
   // answered already (the request timed out): this answer is dropped
   if (reply.sent) return reply;
+  logResponseObject(reply, body);
   // bytes, not a string: Fastify would add `; charset=utf-8`, which kube does not send
   const bytes = out.protobuf
     ? protobufBody(body as Record<string, unknown>, out.protobuf)

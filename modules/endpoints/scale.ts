@@ -17,6 +17,7 @@ import {
 import { applyJsonPatch, applyMergePatch, patchTypeOf } from '../apply/index.js';
 import { decodeBody } from '../codec/index.js';
 import type { GenericStore, ResourceDefinition, ScalePaths } from '../registry/index.js';
+import { logRequestObject } from './audit-hooks.js';
 import { decodeRequestObject, parseFieldValidation, type BodyKind } from './decode.js';
 import { bodyOf, writeOptions, type ResourceRequest } from './request.js';
 import { addWarnings, send } from './respond.js';
@@ -138,6 +139,7 @@ export async function updateScale(generic: GenericStore, r: ResourceRequest): Pr
     parseFieldValidation(r.query.fieldValidation),
     r.cbor,
   );
+  logRequestObject(r, scale);
   return write(generic, r, options, warnings, (current) => scaled(r, paths, current, scale));
 }
 

@@ -1,5 +1,6 @@
 /** The body of a create-only subresource whose kind is its own (pods/binding's Binding, pods/eviction's Eviction). */
 import { ApiError, type KubeObject } from '../api/index.js';
+import { logRequestObject } from './audit-hooks.js';
 import { decodeRequestObject, parseFieldValidation } from './decode.js';
 import { bodyOf, type ResourceRequest } from './request.js';
 import { send } from './respond.js';
@@ -13,7 +14,7 @@ export interface SubresourceBody {
 export function subresourceBody(r: ResourceRequest, group: string, kind: string): SubresourceBody {
   const schema = r.def.subresourceSchemas?.[r.info.subresource];
   if (!schema) throw ApiError.pathNotFound();
-  return decodeRequestObject(
+  const decoded = decodeRequestObject(
     { group, kind, schema },
     'v1',
     r.req.headers['content-type'],
@@ -21,6 +22,8 @@ export function subresourceBody(r: ResourceRequest, group: string, kind: string)
     parseFieldValidation(r.query.fieldValidation),
     r.cbor,
   );
+  logRequestObject(r, decoded.object);
+  return decoded;
 }
 
 /** kube answers these creates with a bare Success Status, 201. */

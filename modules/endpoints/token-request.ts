@@ -20,6 +20,7 @@ import {
   type TokenIssuer,
 } from '../authentication/index.js';
 import type { GenericStore, Registry } from '../registry/index.js';
+import { logRequestObject } from './audit-hooks.js';
 import { decodeRequestObject, parseFieldValidation } from './decode.js';
 import { bodyOf, writeOptions, type ResourceRequest } from './request.js';
 import { addWarnings, send } from './respond.js';
@@ -50,6 +51,7 @@ export class TokenRequests {
       parseFieldValidation(r.query.fieldValidation),
       r.cbor,
     );
+    logRequestObject(r, body);
     const { namespace, name } = info;
     // kube runs admission (NodeRestriction) in the handler, before the request is looked at
     await this.generic.admitSubresourceCreate(r.ctx, def, namespace, name, 'token', body);

@@ -1,12 +1,13 @@
 /** create (POST) and update (PUT, of the object or a subresource): a decoded body through the generic store. */
 import { ApiError, type KubeObject } from '../api/index.js';
 import type { GenericStore, VirtualCreate } from '../registry/index.js';
+import { logRequestObject } from './audit-hooks.js';
 import { decodeRequestObject, parseFieldValidation } from './decode.js';
 import { bodyOf, writeOptions, type ResourceRequest } from './request.js';
 import { addWarnings, send } from './respond.js';
 
 function decodedBody(r: ResourceRequest) {
-  return decodeRequestObject(
+  const decoded = decodeRequestObject(
     r.def,
     r.info.version,
     r.req.headers['content-type'],
@@ -14,6 +15,8 @@ function decodedBody(r: ResourceRequest) {
     parseFieldValidation(r.query.fieldValidation),
     r.cbor,
   );
+  logRequestObject(r, decoded.object);
+  return decoded;
 }
 
 /** POST to a collection: stored by the generic store, or answered by a virtual kind's `virtual` handler. */

@@ -21,7 +21,8 @@ function backoff(retries: number): number {
   return Math.min(0.02 * 2 ** retries, 0.2);
 }
 
-export function connect(url: string, max = 10): postgres.Sql {
+/** `settings`: run-time parameters of every connection (e.g. the audit backend's synchronous_commit=off) */
+export function connect(url: string, max = 10, settings: Record<string, string> = {}): postgres.Sql {
   return postgres(url, {
     max,
     connect_timeout: CONNECT_TIMEOUT_S,
@@ -30,7 +31,7 @@ export function connect(url: string, max = 10): postgres.Sql {
     // handles: a connection lost during it (a database going down) ended the process (unhandled rejection)
     fetch_types: false,
     onnotice: () => undefined,
-    connection: { application_name: 'pgkube' },
+    connection: { application_name: 'pgkube', ...settings },
   });
 }
 

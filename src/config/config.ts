@@ -21,6 +21,7 @@ import {
 
 import { authFlags } from './auth-flags.js';
 import { nodeFlagDefaults, nodeFlags, type NodeFlagValues } from './node-flags.js';
+import { auditFlagDefaults, auditFlags, type AuditFlagValues } from './audit-flags.js';
 import {
   AGGREGATED_CONTROLLERS,
   checkAggregationFlags,
@@ -46,7 +47,7 @@ export { DEFAULT_SERVICE_ACCOUNT_ISSUER } from './flag-checks.js';
 
 export type Command = 'serve' | 'migrate' | 'help';
 
-export interface Config extends NodeFlagValues {
+export interface Config extends NodeFlagValues, AuditFlagValues {
   command: Command;
   dataDir: string;
   /** unset: an embedded PostgreSQL is started in <dataDir>/postgres */
@@ -323,6 +324,7 @@ const flags: Record<string, FlagSpec> = {
   },
   ...authFlags,
   ...nodeFlags,
+  ...auditFlags,
 };
 
 /** List flags (`k=v,k=v` or `a,b`): repeating one adds to it, as kube's do. */
@@ -372,6 +374,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     historyRetentionMs: 5 * 60_000,
     sqlExposeSecretData: false,
     ...nodeFlagDefaults,
+    ...auditFlagDefaults,
     shutdownDelayMs: 0,
     storageUnavailableTimeoutMs: 500,
     livezGracePeriodMs: 0,

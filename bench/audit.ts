@@ -1,0 +1,84 @@
+/**
+ * bench/audit — ConfigMap creates/s with audit at Metadata level to the database (--audit-database, every
+ * request's RequestReceived and ResponseComplete events) vs audit off, in one run on one database: interleaved
+ * rounds (off, on, off, on, ...), the server restarted between them with or without the audit flags, as the
+ * machine's speed drifts. The load is bench/create's (its `loadFrom`: 8 keep-alive HTTPS clients in their own
+ * process). Prints each round, the medians and their ratio (target >= 0.9), and the events the table holds.
+ *
+ *   node dist/bench/audit.js [--seconds=10] [--rounds=3] [--backend=database|log] [--omit-received] [--database-url=...]
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { startServer } from '../test/support/server.js';
+import { cpuLine, loadFrom, postmasterOf, settle, type CpuShares } from './create.js';
+import { arg, benchDatabase } from './support.js';
+
+const ROUNDS = Number(arg('rounds', '3'));
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function auditErrors(request: (m: string, p: string) => Promise<{ text: string }>): Promise<number> {
+  const text = (await request('GET', '/metrics')).text;
+  return [...text.matchAll(/^apiserver_audit_error_total\{[^}]*\} (\S+)$/gm)].reduce(
+    (s, m) => s + Number(m[1]),
+    0,
+  );
+}
+
+async function main() {
+  const db = await benchDatabase('bench_audit');
+  const postmaster = await postmasterOf(db.url);
+  const dir = await mkdtemp(path.join(tmpdir(), 'pgkube-bench-audit-'));
+  const policy = path.join(dir, 'policy.yaml');
+  // --omit-received: kube's usual policy head, RequestReceived omitted (one event per request, not two)
+  const omit = process.argv.includes('--omit-received') ? 'omitStages: [RequestReceived]\n' : '';
+  await writeFile(policy, `apiVersion: audit.k8s.io/v1\nkind: Policy\n${omit}rules:\n  - level: Metadata\n`);
+  // --backend=log: the JSON lines log (a file in a temp dir) instead (what the database backend adds, by difference)
+  const backend =
+    arg('backend', 'database') === 'log'
+      ? `--audit-log-path=${path.join(dir, 'audit.log')}`
+      : '--audit-database';
+  const auditArgs = [`--audit-policy-file=${policy}`, backend];
+  const rates: Record<'off' | 'on', number[]> = { off: [], on: [] };
+  const cpu: Record<'off' | 'on', CpuShares[]> = { off: [], on: [] };
+  let offset = 0;
+  let lost = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const mode of ['off', 'on'] as const) {
+      await settle(db.url);
+      const server = await startServer({ databaseUrl: db.url, args: mode === 'on' ? auditArgs : [] });
+      // fresh names each round (the load names objects cm-<n> from BENCH_OFFSET on)
+      process.env.BENCH_OFFSET = String(offset);
+      const r = await loadFrom(server.url, server.token, { ca: server.ca }, server.pid, postmaster);
+      offset += r.answered + 1000;
+      if (mode === 'on') lost += await auditErrors((m, p) => server.request(m, p));
+      await server.stop();
+      rates[mode].push(r.rate);
+      cpu[mode].push(r.cpu);
+      console.log(
+        `round ${round + 1}, audit ${mode}: ${r.rate.toFixed(0)} creates/s (errors ${r.errors}); ${cpuLine(r.cpu)}`,
+      );
+    }
+  }
+  const sql = postgres(db.url, { max: 1, onnotice: () => undefined });
+  const [{ n }] = await sql`SELECT count(*)::int AS n FROM audit_events WHERE verb = 'create'`;
+  await sql.end();
+  await db.stop();
+  const off = median(rates.off);
+  const on = median(rates.on);
+  console.log(
+    `audit off: median ${off.toFixed(0)} creates/s (${rates.off.map((x) => x.toFixed(0)).join(', ')})`,
+  );
+  console.log(
+    `audit Metadata → database: median ${on.toFixed(0)} creates/s (${rates.on.map((x) => x.toFixed(0)).join(', ')})`,
+  );
+  console.log(`ratio audit on / off: ${(on / off).toFixed(2)} (target >= 0.9)`);
+  console.log(
+    `server CPU per create: off ${median(cpu.off.map((c) => c.server)).toFixed(0)} µs, on ${median(cpu.on.map((c) => c.server)).toFixed(0)} µs; PostgreSQL: off ${median(cpu.off.map((c) => c.postgres ?? NaN)).toFixed(0)} µs, on ${median(cpu.on.map((c) => c.postgres ?? NaN)).toFixed(0)} µs`,
+  );
+  console.log(`audit_events rows for creates: ${n}; events dropped (apiserver_audit_error_total): ${lost}`);
+}
+
+await main();

@@ -1,0 +1,126 @@
+/**
+ * The database backend (--audit-database): events go to the `audit_events` table in batches, off the request
+ * path, as kube's buffered backend sends them: a bounded buffer (a full one drops the event and counts it, the
+ * request never waits), a batch when it holds `batchMax` events or `flushMs` after its first, one batch in
+ * flight at a time (one multi-row INSERT whose columns PostgreSQL reads out of each event), committed without
+ * waiting for the WAL flush (synchronous_commit off: a crash of PostgreSQL may lose the last fraction of a
+ * second of events, as a crash of the server loses what its buffer holds). Rows older than
+ * --audit-retention are pruned every minute.
+ */
+import type { Sql } from 'postgres';
+
+export interface DatabaseBackendOptions {
+  /** events waiting at most (kube's --audit-*-batch-buffer-size default) */
+  bufferSize: number;
+  /** events per INSERT at most */
+  batchMax: number;
+  /** how long the first event of a batch may wait */
+  flushMs: number;
+  /** --audit-retention */
+  retentionMs: number;
+  /** how often old rows are pruned */
+  pruneEveryMs: number;
+  /** events lost: plugin `buffered` (buffer full), `database` (the INSERT failed) */
+  onError: (plugin: 'buffered' | 'database', events: number, error: unknown) => void;
+}
+
+export const databaseBackendDefaults = {
+  bufferSize: 10_000,
+  batchMax: 500,
+  flushMs: 100,
+  pruneEveryMs: 60_000,
+};
+
+const INSERT = `INSERT INTO "audit_events" ("at", "received_at", "audit_id", "stage", "level", "verb", "username",
+  "impersonated_user", "api_group", "resource", "subresource", "namespace", "name", "code", "decision", "event")
+SELECT (e->>'stageTimestamp')::timestamptz, (e->>'requestReceivedTimestamp')::timestamptz, e->>'auditID',
+  e->>'stage', e->>'level', e->>'verb', e#>>'{user,username}', e#>>'{impersonatedUser,username}',
+  e#>>'{objectRef,apiGroup}', e#>>'{objectRef,resource}', e#>>'{objectRef,subresource}',
+  e#>>'{objectRef,namespace}', e#>>'{objectRef,name}', (e#>>'{responseStatus,code}')::int,
+  e#>>'{annotations,authorization.k8s.io/decision}', e
+FROM jsonb_array_elements($1::text::jsonb) AS e`;
+
+export class DatabaseBackend {
+  private buffer: string[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private readonly pruner: NodeJS.Timeout;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly o: DatabaseBackendOptions,
+  ) {
+    this.pruner = setInterval(() => void this.prune().catch(() => undefined), o.pruneEveryMs).unref();
+  }
+
+  /** One event, serialized. Never waits. */
+  process(line: string): void {
+    if (this.buffer.length >= this.o.bufferSize) {
+      this.o.onError('buffered', 1, new Error('audit buffer queue blocked'));
+      return;
+    }
+    this.buffer.push(line);
+    this.schedule();
+  }
+
+  /** Writes everything buffered now (and what arrives meanwhile); resolves when it is written or lost. */
+  async flush(): Promise<void> {
+    while (this.buffer.length > 0 || this.running) {
+      this.write();
+      await this.running;
+    }
+  }
+
+  /** a batch now if one is full, else when the first event has waited flushMs */
+  private schedule(): void {
+    if (this.running) return;
+    if (this.buffer.length >= this.o.batchMax) this.write();
+    else if (this.buffer.length > 0) this.timer ??= setTimeout(() => this.write(), this.o.flushMs);
+  }
+
+  /** one INSERT of up to batchMax events, unless one is in flight */
+  private write(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.running || this.buffer.length === 0) return;
+    const batch = this.buffer.length <= this.o.batchMax ? this.buffer : this.buffer.slice(0, this.o.batchMax);
+    this.buffer = batch === this.buffer ? [] : this.buffer.slice(batch.length);
+    this.running = this.sql
+      .unsafe(INSERT, [`[${batch.join(',')}]`])
+      .then(
+        () => undefined,
+        (e: unknown) => this.o.onError('database', batch.length, e),
+      )
+      .finally(() => {
+        this.running = undefined;
+        this.schedule();
+      });
+  }
+
+  /** Removes the rows past the retention window; resolves with how many went. */
+  async prune(): Promise<number> {
+    const rows = await this.sql.unsafe(
+      `DELETE FROM "audit_events" WHERE "at" < now() - make_interval(secs => $1)`,
+      [this.o.retentionMs / 1000],
+    );
+    return rows.count;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.pruner);
+    await this.flush();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.buffer.length > 0) {
+      const batch =
+        this.buffer.length <= this.o.batchMax ? this.buffer : this.buffer.slice(0, this.o.batchMax);
+      this.buffer = batch === this.buffer ? [] : this.buffer.slice(batch.length);
+      try {
+        await this.sql.unsafe(INSERT, [`[${batch.join(',')}]`]);
+      } catch (e) {
+        this.o.onError('database', batch.length, e);
+      }
+    }
+  }
+}
