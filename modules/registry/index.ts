@@ -12,6 +12,7 @@ export { type UpdatedObject } from './generic-store.js';
 export * from './admission.js';
 export { corruptionFailure, storageFailure } from './store-errors.js';
 export { kindDefect, storedBodyCheck } from './stored-body-check.js';
+export { UNSAFE_DELETE_OPTION } from './corrupt-delete.js';
 export {
   FOREGROUND_FINALIZER,
   ORPHAN_FINALIZER,
