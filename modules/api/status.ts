@@ -18,6 +18,8 @@ export type StatusReason =
   | 'InternalError'
   | 'Timeout'
   | 'ServiceUnavailable'
+  /** KEP-3926: a list met objects storage could not read (500) */
+  | 'StorageReadError'
   | '';
 
 export interface StatusCause {

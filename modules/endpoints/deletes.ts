@@ -11,9 +11,22 @@ import {
   type ResourceRequest,
 } from './request.js';
 import { addWarnings, send } from './respond.js';
+import {
+  authorizeUnsafeDelete,
+  collectionRefusal,
+  unsafeDeleteStatus,
+  unsafeOptionErrors,
+  type UnsafeDeletion,
+} from './unsafe-delete.js';
 
-/** Reads DeleteOptions (query parameters win over the body); a dry run is recorded in the context. */
-function deleteOptions(r: ResourceRequest): DeleteOptions {
+/** DeleteOptions with kube's unsafe-delete option (set only while its gate is on) */
+type RequestedDelete = DeleteOptions & { ignoreStoreReadError?: boolean };
+
+/**
+ * Reads DeleteOptions (query parameters win over the body); a dry run is recorded in the context. The unsafe
+ * option is dropped unless `unsafeEnabled` (its gate), as kube drops it before validating.
+ */
+function deleteOptions(r: ResourceRequest, unsafeEnabled = false): RequestedDelete {
   const body = bodyOf(r);
   let fromBody: Record<string, unknown> = {};
   if (body && body.length > 0) {
@@ -32,6 +45,9 @@ function deleteOptions(r: ResourceRequest): DeleteOptions {
   const grace = pick('gracePeriodSeconds');
   const policy = pick('propagationPolicy');
   const orphan = orphanDependentsOf(pick('orphanDependents'));
+  const ignore = unsafeEnabled
+    ? boolOption('ignoreStoreReadErrorWithClusterBreakingPotential', pick)
+    : undefined;
   const dryRun = queryValues(r.req.query, 'dryRun');
   const bodyDryRun = Array.isArray(fromBody.dryRun) ? fromBody.dryRun.map(String) : [];
   const dryRunValues = dryRun.length > 0 ? dryRun : bodyDryRun;
@@ -52,9 +68,19 @@ function deleteOptions(r: ResourceRequest): DeleteOptions {
     );
   }
   errors.push(...dryRunErrors(dryRunValues));
+  const pre = isPlainObject(fromBody.preconditions) ? fromBody.preconditions : undefined;
+  errors.push(
+    ...unsafeOptionErrors({
+      ignore,
+      dryRun: dryRunValues,
+      propagationPolicy: policy,
+      orphanDependents: orphan,
+      gracePeriodSeconds: grace,
+      preconditions: pre,
+    }),
+  );
   if (errors.length > 0) throw invalidOptions('DeleteOptions', errors);
   r.ctx.dryRun = dryRunValues.length > 0;
-  const pre = isPlainObject(fromBody.preconditions) ? fromBody.preconditions : undefined;
   if (grace !== undefined && !Number.isSafeInteger(Number(grace))) {
     throw ApiError.badRequest(`invalid gracePeriodSeconds: ${String(grace)}`);
   }
@@ -65,15 +91,24 @@ function deleteOptions(r: ResourceRequest): DeleteOptions {
     preconditions: pre
       ? { uid: pre.uid as string | undefined, resourceVersion: pre.resourceVersion as string | undefined }
       : undefined,
+    ignoreStoreReadError: ignore,
   };
 }
 
 /** Go's strconv.ParseBool, as kube reads a boolean query parameter; a body carries a JSON boolean. */
-function orphanDependentsOf(value: unknown): boolean | undefined {
+function parseBool(name: string, value: unknown): boolean | undefined {
   if (value === undefined || typeof value === 'boolean') return value;
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(String(value))) return true;
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(String(value))) return false;
-  throw ApiError.badRequest(`invalid orphanDependents: ${String(value)}`);
+  throw ApiError.badRequest(`invalid ${name}: ${String(value)}`);
+}
+
+function orphanDependentsOf(value: unknown): boolean | undefined {
+  return parseBool('orphanDependents', value);
+}
+
+function boolOption(name: string, pick: (name: string) => unknown): boolean | undefined {
+  return parseBool(name, pick(name));
 }
 
 /**
@@ -85,10 +120,20 @@ export async function remove(
   generic: GenericStore,
   r: ResourceRequest,
   onTerminating: () => void,
+  unsafe?: UnsafeDeletion,
 ): Promise<unknown> {
   const { info, def } = r;
-  const options = deleteOptions(r);
-  const result = await generic.delete(r.ctx, def, info.namespace, info.name, options);
+  const options = deleteOptions(r, unsafe?.enabled);
+  let result;
+  if (unsafe && options.ignoreStoreReadError) {
+    // kube records the attempt in the audit log, then asks for the second verb before touching the object
+    r.ctx.auditAnnotations['apiserver.k8s.io/unsafe-delete-ignore-read-error'] = '';
+    await authorizeUnsafeDelete(unsafe.authorizer, r);
+    result = await generic.deleteCorrupt(r.ctx, def, info.namespace, info.name, options);
+    if (result.unsafe) return send(r.reply, 200, unsafeDeleteStatus(r), r.out);
+  } else {
+    result = await generic.delete(r.ctx, def, info.namespace, info.name, options);
+  }
   addWarnings(r.reply, r.ctx.warnings);
   if (!result.removed) {
     onTerminating();
@@ -114,9 +159,14 @@ export async function remove(
   );
 }
 
-export async function removeCollection(generic: GenericStore, r: ResourceRequest): Promise<unknown> {
+export async function removeCollection(
+  generic: GenericStore,
+  r: ResourceRequest,
+  unsafe?: UnsafeDeletion,
+): Promise<unknown> {
   const { info, def } = r;
-  const options = deleteOptions(r);
+  const options = deleteOptions(r, unsafe?.enabled);
+  if (options.ignoreStoreReadError) throw collectionRefusal();
   const list = await generic.deleteCollection(
     r.ctx,
     def,

@@ -28,6 +28,7 @@ import { TokenRequests } from './token-request.js';
 import { createBinding } from './pod-binding.js';
 import { createEviction } from './pod-eviction.js';
 import { RequestTimeouts } from './timeout.js';
+import type { ResourceRequest } from './request.js';
 
 export interface EndpointsOptions {
   /** set once SIGTERM arrived: /readyz fails from then on */
@@ -148,15 +149,28 @@ export class EndpointsModule {
             virtual: VirtualKinds,
             registry: Registry,
             issuer: TokenIssuer,
+            authorizer: AuthorizerChain,
+            features: FeatureGates,
           ) => {
             const tokens = new TokenRequests(generic, registry, issuer);
-            return new ResourceHandlers(generic, reads, () => namespaces.kick(), virtual, {
-              token: (r) => tokens.create(r),
-              binding: (r) => createBinding(generic, r),
-              eviction: (r) => createEviction(generic, r),
-            });
+            const creates = {
+              token: (r: ResourceRequest) => tokens.create(r),
+              binding: (r: ResourceRequest) => createBinding(generic, r),
+              eviction: (r: ResourceRequest) => createEviction(generic, r),
+            };
+            const unsafe = { enabled: features.enabled('AllowUnsafeMalformedObjectDeletion'), authorizer };
+            return new ResourceHandlers(generic, reads, () => namespaces.kick(), virtual, creates, unsafe);
           },
-          inject: [GenericStore, ReadHandlers, NamespaceController, VirtualKinds, Registry, TokenIssuer],
+          inject: [
+            GenericStore,
+            ReadHandlers,
+            NamespaceController,
+            VirtualKinds,
+            Registry,
+            TokenIssuer,
+            AuthorizerChain,
+            FEATURE_GATES,
+          ],
         },
         {
           provide: NonResourceHandlers,

@@ -7,11 +7,11 @@ import {
   partialObjectMetadataList,
   toTable,
 } from '../codec/index.js';
-import { convertsStored, groupVersion, servedAs, servedOne } from '../registry/index.js';
+import { convertsStored, corruptionFailure, groupVersion, servedAs, servedOne } from '../registry/index.js';
 import type { GenericStore } from '../registry/index.js';
 import { storageKey } from '../registry/index.js';
 import { parseSelection, type Selection } from '../registry/index.js';
-import type { Store } from '../storage/index.js';
+import { CorruptListError, type Store } from '../storage/index.js';
 import {
   awaitRevision,
   continueExpired,
@@ -52,6 +52,8 @@ export class ReadHandlers {
       return this.sendObject(r, await this.generic.get(def, info.namespace, info.name));
     if (semantics.kind === 'notOlderThan') await awaitRevision(this.cache, semantics.rv);
     const namespace = def.scope === 'Namespaced' ? info.namespace : '';
+    const corrupt = this.cache.corruptAt(storageKey(def), namespace, info.name);
+    if (corrupt) throw corruptionFailure(corrupt, this.generic.gr(def));
     const found = this.cache.get(storageKey(def), namespace, info.name);
     if (!found) throw ApiError.notFound(this.generic.gr(def), info.name);
     return this.sendObject(r, await servedOne(def, found));
@@ -83,6 +85,9 @@ export class ReadHandlers {
       if (semantics.kind === 'notOlderThan') await awaitRevision(this.cache, semantics.rv);
       rv = this.cache.rv;
     }
+    // like a list read from PostgreSQL: the corrupt rows are named, and nothing else is returned
+    const corrupt = this.cache.corruptIn(storageKey(def), this.namespaceOf(r));
+    if (corrupt.length > 0) throw corruptionFailure(CorruptListError.of(corrupt), this.generic.gr(def));
     // "Any" ignores limit, as kube's watch cache does
     const paged = limit > 0 && semantics.kind !== 'any';
     const page = this.cache.page(

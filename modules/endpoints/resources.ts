@@ -8,6 +8,7 @@ import type { ResourceRequest } from './request.js';
 import { send } from './respond.js';
 import { getScale, patchScale, updateScale } from './scale.js';
 import { create, update } from './writes.js';
+import type { UnsafeDeletion } from './unsafe-delete.js';
 
 const notAllowed = () =>
   ApiError.methodNotAllowed('the server does not allow this method on the requested resource');
@@ -24,6 +25,8 @@ export class ResourceHandlers {
     /** the create answers of virtual kinds (stored nowhere; their modules provide them) */
     private readonly virtual?: VirtualKinds,
     private readonly creates: Readonly<Record<string, SubresourceCreate>> = {},
+    /** the delete option ignoreStoreReadErrorWithClusterBreakingPotential (its gate, the second check) */
+    private readonly unsafe?: UnsafeDeletion,
   ) {}
 
   async handle(r: ResourceRequest): Promise<unknown> {
@@ -45,9 +48,9 @@ export class ResourceHandlers {
       case 'patch':
         return patch(this.generic, r);
       case 'delete':
-        return remove(this.generic, r, this.onTerminating);
+        return remove(this.generic, r, this.onTerminating, this.unsafe);
       case 'deletecollection':
-        return removeCollection(this.generic, r);
+        return removeCollection(this.generic, r, this.unsafe);
       default:
         throw notAllowed();
     }

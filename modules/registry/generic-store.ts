@@ -26,6 +26,7 @@ import { recordManagedFields } from './managed-fields.js';
 import { storageKey } from './registry.js';
 import { convertsStored, servedAs, servedOne, storedAs } from './version-view.js';
 import { MODIFIED_MESSAGE, toApiError } from './store-errors.js';
+import { deleteCorrupt } from './corrupt-delete.js';
 import type { Selection } from './selection.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/index.js';
 
@@ -51,6 +52,8 @@ export interface DeleteResult {
   object: KubeObject;
   /** true when the object is gone from the store */
   removed: boolean;
+  /** removed by the unsafe delete of a corrupt object: `object` is only its tombstone */
+  unsafe?: boolean;
 }
 
 /**
@@ -207,6 +210,26 @@ export class GenericStore {
       if (failed) throw failed;
       return this.deleteCurrent(ctx, def, current, options);
     });
+  }
+
+  /**
+   * A delete with `ignoreStoreReadErrorWithClusterBreakingPotential` (corrupt-delete.ts): the normal delete
+   * when it works, else the corrupt object's row removed unread. Refused (422) when the object is not corrupt.
+   */
+  async deleteCorrupt(
+    ctx: RequestContext,
+    def: ResourceDefinition,
+    namespace: string,
+    name: string,
+    options: DeleteOptions,
+  ): Promise<DeleteResult> {
+    const key = this.key(def, namespace, name);
+    const result = await deleteCorrupt(this.store, def, key, () =>
+      this.delete(ctx, def, namespace, name, options),
+    );
+    if ('normal' in result) return result.normal;
+    const object = result.object ?? { metadata: { name } };
+    return { object, removed: true, unsafe: true };
   }
 
   async deleteCollection(

@@ -10,7 +10,9 @@ export { everything, parseSelection, Selection } from './selection.js';
 export { ignoredFields } from './managed-fields.js';
 export { type UpdatedObject } from './generic-store.js';
 export * from './admission.js';
-export { storageFailure } from './store-errors.js';
+export { corruptionFailure, storageFailure } from './store-errors.js';
+export { kindDefect, storedBodyCheck } from './stored-body-check.js';
+export { UNSAFE_DELETE_OPTION } from './corrupt-delete.js';
 export {
   FOREGROUND_FINALIZER,
   ORPHAN_FINALIZER,

@@ -6,6 +6,7 @@ import type { Enablement } from './enablement.js';
 import { Registry } from './registry.js';
 import { ADMISSION, type Admission } from './admission.js';
 import { VirtualKinds } from './virtual.js';
+import { storedBodyCheck } from './stored-body-check.js';
 
 export type { Enablement };
 
@@ -17,7 +18,16 @@ export class RegistryModule {
       module: RegistryModule,
       global: true,
       providers: [
-        { provide: Registry, useFactory: () => new Registry(enablement) },
+        {
+          provide: Registry,
+          useFactory: (store: Store) => {
+            const registry = new Registry(enablement);
+            // every body read from storage is checked against its kind as the registry has it (corrupt rows)
+            store.setBodyCheck(storedBodyCheck(registry));
+            return registry;
+          },
+          inject: [STORE],
+        },
         { provide: VirtualKinds, useFactory: () => new VirtualKinds() },
         {
           provide: GenericStore,

@@ -59,12 +59,13 @@ const UPDATE = `upd AS (
   RETURNING t.rv, t.resource, t.namespace, t.name, o.body
 )`;
 
-// the DELETED change carries the object as it was: its change-log row at the revision being removed
+// the DELETED change carries the object as it was: its change-log row at the revision being removed, or the
+// tombstone the delete brought (a corrupt object's unsafe delete)
 const DELETE = `del AS (
   DELETE FROM objects t USING ops o CROSS JOIN c
   WHERE o.op = 'd' AND t.resource = o.res AND t.namespace = o.ns AND t.name = o.name AND t.rv = o.exp
   RETURNING c.base + o.i AS rv, t.resource, t.namespace, t.name,
-    (SELECT b.body FROM changes b WHERE b.rv = t.rv) AS body
+    COALESCE(o.body, (SELECT b.body FROM changes b WHERE b.rv = t.rv)) AS body
 )`;
 
 export function batchSql(kinds: BatchKinds): string {

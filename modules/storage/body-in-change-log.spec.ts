@@ -155,7 +155,12 @@ describe('migrating bodies out of objects', () => {
     try {
       await drizzleMigrate(drizzle(old), { migrationsFolder: dir });
       const body = (name: string) =>
-        JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: name } });
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name, namespace: 'ns' },
+          data: { v: name },
+        });
       // 'pruned' lost its change-log row to pruning; 'logged' still has its own
       await old`INSERT INTO objects (resource, namespace, name, uid, rv, body) VALUES
         ('/configmaps', 'ns', 'pruned', ${randomUUID()}, 5, ${body('pruned')}::jsonb),

@@ -4,3 +4,12 @@ export { connect, migrate } from './database.js';
 export { startEmbeddedPostgres, freePort, type RunningPostgres } from './embedded-postgres.js';
 export { StorageModule, SQL, STORE, type StorageOptions } from './storage.module.js';
 export { type CircuitOptions } from './circuit.js';
+export {
+  CorruptListError,
+  CorruptObjectError,
+  MAX_CORRUPT_LISTED,
+  decodeRow,
+  storageKeyText,
+  structuralDefect,
+  type BodyCheck,
+} from './corrupt.js';

@@ -22,6 +22,7 @@ import {
 } from './store.js';
 import { CHANGE_CHANNEL, WriteBatcher, type WriteOutcome } from './write-batch.js';
 import { Circuit, defaultCircuitOptions, type CircuitOptions } from './circuit.js';
+import { CorruptListError, decodeRow, type BodyCheck, type CorruptObjectError } from './corrupt.js';
 
 /** the statement postgres.js runs on its listening connection, as pg_stat_activity shows it afterwards */
 const LISTEN_QUERY = `listen "${CHANGE_CHANNEL}"`;
@@ -74,6 +75,9 @@ export class PostgresStore implements Store {
   /** open while the database is unreachable: calls fail at once (503) instead of waiting on the driver */
   readonly circuit: Circuit;
 
+  /** the kind-level check of bodies read (the registry's), after the structural one */
+  private bodyCheck?: BodyCheck;
+
   /** the pool statements run on: `listener`'s, or one made after an outage */
   private sql: postgres.Sql;
 
@@ -111,6 +115,19 @@ export class PostgresStore implements Store {
     if (old !== this.listener) void old.end({ timeout: 0 });
   }
 
+  setBodyCheck(check: BodyCheck): void {
+    this.bodyCheck = check;
+  }
+
+  /** A row's body decoded (corrupt.ts): the object, or its stub and error. */
+  private decode(
+    key: ObjectKey,
+    rv: number,
+    body: unknown,
+  ): { object: KubeObject; corrupt?: CorruptObjectError } {
+    return decodeRow(key, rv, body, this.bodyCheck);
+  }
+
   async get(key: ObjectKey): Promise<Stored | undefined> {
     const rows = await this.circuit.read(
       () => this.sql`
@@ -118,7 +135,10 @@ export class PostgresStore implements Store {
         WHERE o.resource = ${key.resource} AND o.namespace = ${key.namespace} AND o.name = ${key.name}`,
     );
     if (rows.length === 0) return undefined;
-    return withRv(rows[0].body, Number(rows[0].rv));
+    const rv = Number(rows[0].rv);
+    const { object, corrupt } = this.decode(key, rv, rows[0].body);
+    if (corrupt) throw corrupt;
+    return { rv, object };
   }
 
   async list(resource: string, namespace?: string): Promise<ListResult> {
@@ -126,17 +146,27 @@ export class PostgresStore implements Store {
     const rows = await this.circuit.read(() =>
       namespace === undefined
         ? this.sql`
-            SELECT r.rv AS cur, o.rv, b.body FROM revision r
+            SELECT r.rv AS cur, o.namespace, o.name, o.rv, b.body FROM revision r
             LEFT JOIN (objects o JOIN changes b ON b.rv = o.rv) ON o.resource = ${resource}
             WHERE r.id = 1 ORDER BY o.namespace, o.name`
         : this.sql`
-            SELECT r.rv AS cur, o.rv, b.body FROM revision r
+            SELECT r.rv AS cur, o.namespace, o.name, o.rv, b.body FROM revision r
             LEFT JOIN (objects o JOIN changes b ON b.rv = o.rv)
               ON o.resource = ${resource} AND o.namespace = ${namespace}
             WHERE r.id = 1 ORDER BY o.name`,
     );
     const items: Stored[] = [];
-    for (const row of rows) if (row.body !== null) items.push(withRv(row.body, Number(row.rv)));
+    const corrupt: CorruptObjectError[] = [];
+    for (const row of rows) {
+      if (row.rv === null) continue;
+      const rv = Number(row.rv);
+      const key = { resource, namespace: row.namespace, name: row.name };
+      const decoded = this.decode(key, rv, row.body);
+      if (decoded.corrupt) corrupt.push(decoded.corrupt);
+      else items.push({ rv, object: decoded.object });
+    }
+    // kube's list names the objects it could not read, and returns none of the others
+    if (corrupt.length > 0) throw CorruptListError.of(corrupt);
     return { rv: Number(rows[0].cur), items };
   }
 
@@ -167,9 +197,12 @@ export class PostgresStore implements Store {
     throw new ConflictError(key);
   }
 
-  async delete(key: ObjectKey, expectedRv: number): Promise<Stored> {
-    const outcome = await this.write({ op: 'd', key, expectedRv });
-    if (outcome.rv !== undefined) return withRv(outcome.deleted!, outcome.rv);
+  async delete(key: ObjectKey, expectedRv: number, tombstone?: KubeObject): Promise<Stored> {
+    const body = tombstone && storedBody(tombstone);
+    const outcome = await this.write({ op: 'd', key, expectedRv, body });
+    // the removed body may be one SQL wrote: the caller gets its stub then (its removal is what was asked)
+    if (outcome.rv !== undefined)
+      return { rv: outcome.rv, object: decodeRow(key, outcome.rv, outcome.deleted).object };
     if (outcome.currentRv === undefined) throw new NotFoundError(key);
     throw new ConflictError(key);
   }
@@ -199,14 +232,10 @@ export class PostgresStore implements Store {
     for (const row of rows) {
       if (row.rv === null) continue;
       const rv = Number(row.rv);
-      changes.push({
-        rv,
-        resource: row.resource,
-        namespace: row.namespace,
-        name: row.name,
-        type: changeTypes[row.type],
-        object: withRv(row.body, rv).object,
-      });
+      const key = { resource: row.resource, namespace: row.namespace, name: row.name };
+      // the watch cache's feed: a corrupt body comes as its stub and error, never as a failure of the page
+      const { object, corrupt } = this.decode(key, rv, row.body);
+      changes.push({ rv, ...key, type: changeTypes[row.type], object, corrupt });
     }
     const reach = changes.length < limit ? Number(rows[0].cur) : changes[changes.length - 1].rv;
     return { changes, rv: Math.max(reach, afterRv) };
@@ -223,9 +252,11 @@ export class PostgresStore implements Store {
     );
     const items: Snapshot['items'] = [];
     for (const row of rows) {
-      if (row.body === null) continue;
-      const stored = withRv(row.body, Number(row.rv));
-      items.push({ resource: row.resource, namespace: row.namespace, name: row.name, ...stored });
+      if (row.rv === null) continue;
+      const rv = Number(row.rv);
+      const key = { resource: row.resource, namespace: row.namespace, name: row.name };
+      const { object, corrupt } = this.decode(key, rv, row.body);
+      items.push({ ...key, rv, object, corrupt });
     }
     return { rv: Number(rows[0].cur), items };
   }

@@ -3,6 +3,7 @@
  * resourceVersions; PostgreSQL details stay in the adapter and surface only as the typed errors below.
  */
 import type { KubeObject } from '../api/index.js';
+import type { BodyCheck, CorruptObjectError } from './corrupt.js';
 
 export interface ObjectKey {
   /** `<group>/<resource>` */
@@ -29,7 +30,10 @@ export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export interface Change extends ObjectKey {
   rv: number;
   type: ChangeType;
+  /** for a corrupt body: a stub with the key and revision only */
   object: KubeObject;
+  /** the body cannot be decoded as an object of its kind (corrupt.ts) */
+  corrupt?: CorruptObjectError;
 }
 
 export interface ChangePage {
@@ -57,21 +61,27 @@ export interface CreateOptions {
 export interface Snapshot {
   /** the revision every object below was read at */
   rv: number;
-  items: (ObjectKey & Stored)[];
+  /** a corrupt body's item is a stub with its error */
+  items: (ObjectKey & Stored & { corrupt?: CorruptObjectError })[];
 }
 
 export interface Store {
+  /** a corrupt body fails with CorruptObjectError */
   get(key: ObjectKey): Promise<Stored | undefined>;
   /**
    * every object of a resource (in one namespace when given) in key order (namespace, name), read at one
-   * snapshot
+   * snapshot; corrupt bodies fail it with CorruptListError, naming each
    */
   list(resource: string, namespace?: string): Promise<ListResult>;
   create(key: ObjectKey, object: KubeObject, options?: CreateOptions): Promise<Stored>;
   /** replace the object if its stored revision is still `expectedRv` */
   update(key: ObjectKey, object: KubeObject, expectedRv: number): Promise<Stored>;
-  /** remove the object if its stored revision is still `expectedRv`; returns it at the deletion revision */
-  delete(key: ObjectKey, expectedRv: number): Promise<Stored>;
+  /**
+   * remove the object if its stored revision is still `expectedRv`; returns it at the deletion revision.
+   * `tombstone`: the DELETED change carries this body instead of the stored one (a corrupt object's unsafe
+   * delete: its stored body cannot be read)
+   */
+  delete(key: ObjectKey, expectedRv: number, tombstone?: KubeObject): Promise<Stored>;
   /** the newest committed revision */
   currentRv(): Promise<number>;
   /** change-log entries after `afterRv`, oldest first, and how far they reach */
@@ -92,6 +102,8 @@ export interface Store {
    * without them (a hint: read `changes`) for another replica's.
    */
   subscribe(onChange: (local?: LocalCommit) => void): Promise<() => Promise<void>>;
+  /** the kind-level check every body read passes after the structural one (the registry's; corrupt.ts) */
+  setBodyCheck(check: BodyCheck): void;
 }
 
 export class StorageError extends Error {}

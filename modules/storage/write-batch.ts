@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import postgres from 'postgres';
 import type { KubeObject } from '../api/index.js';
 import { batchSql, type BatchKinds } from './batch-sql.js';
+import { decodeRow } from './corrupt.js';
 import type { Circuit, Statement } from './circuit.js';
 import {
   StorageError,
@@ -24,7 +25,8 @@ export { CHANGE_CHANNEL } from './batch-sql.js';
 export type WriteOp =
   | { op: 'c'; key: ObjectKey; uid: string; body: KubeObject; requires?: ObjectKey }
   | { op: 'u'; key: ObjectKey; body: KubeObject; expectedRv: number }
-  | { op: 'd'; key: ObjectKey; expectedRv: number };
+  /** `body`: what the DELETED change carries instead of the stored body (a tombstone) */
+  | { op: 'd'; key: ObjectKey; expectedRv: number; body?: KubeObject };
 
 export interface WriteOutcome {
   /** the counter before the batch: the batch took revisions (base, base + batch size] */
@@ -89,7 +91,7 @@ function toRow(op: WriteOp, i: number): Record<string, unknown> {
     }
   } else {
     row.exp = op.expectedRv;
-    if (op.op === 'u') row.body = op.body;
+    if (op.op === 'u' || op.body !== undefined) row.body = op.body;
   }
   return row;
 }
@@ -168,14 +170,15 @@ export class WriteBatcher {
     batch.forEach(({ op }, i) => {
       const o = outcomes[i];
       if (o.rv === undefined) return;
-      const body = op.op === 'd' ? o.deleted! : op.body;
-      body.metadata.resourceVersion = String(o.rv);
-      changes.push({
-        ...op.key,
-        rv: o.rv,
-        type: op.op === 'c' ? 'ADDED' : op.op === 'u' ? 'MODIFIED' : 'DELETED',
-        object: body,
-      });
+      const type = op.op === 'c' ? 'ADDED' : op.op === 'u' ? 'MODIFIED' : 'DELETED';
+      // a removed body comes back from the database: it may be one SQL wrote (corrupt.ts)
+      if (op.op === 'd') {
+        const { object, corrupt } = decodeRow(op.key, o.rv, o.deleted);
+        changes.push({ ...op.key, rv: o.rv, type, object, corrupt });
+        return;
+      }
+      op.body.metadata.resourceVersion = String(o.rv);
+      changes.push({ ...op.key, rv: o.rv, type, object: op.body });
     });
     const base = outcomes[0].base;
     this.onCommit({ base, rv: base + batch.length, changes });

@@ -335,6 +335,61 @@ describe('watch cache', () => {
     );
   });
 
+  it('keeps corrupt rows apart, at start and in the feed, and forgets them on a delete', async () => {
+    const resource = freshResource();
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => ({ resource, namespace: 'ns', name }));
+    const a1 = await peer.create(a, thing(a));
+    const b1 = await peer.create(b, thing(b));
+    await peer.create(c, thing(c));
+    const sql = pools[0];
+    // behind the server's back: a's current body becomes a JSON string
+    await sql`UPDATE changes SET body = to_jsonb('x'::text) WHERE rv = ${a1.rv}`;
+
+    const { store, cache } = openCache();
+    const recorder = new Recorder();
+    await cache.start();
+    cache.addListener(recorder);
+    assert.equal(cache.get(resource, 'ns', 'a'), undefined);
+    assert.match(cache.corruptAt(resource, 'ns', 'a')!.message, /Key: \/things\d+\/ns\/a,/);
+    assert.deepEqual(
+      cache.list(resource).map((o) => o.metadata.name),
+      ['b', 'c'],
+    );
+
+    // a new change-log row with an unreadable body (another writer's, by SQL): b is gone for watchers
+    const [{ rv }] = await sql`
+      WITH r AS (UPDATE revision SET rv = rv + 1 WHERE id = 1 RETURNING rv),
+        o AS (UPDATE objects SET rv = (SELECT rv FROM r)
+          WHERE resource = ${resource} AND namespace = 'ns' AND name = 'b' RETURNING 1)
+      INSERT INTO changes (rv, resource, namespace, name, type, body)
+      SELECT rv, ${resource}, 'ns', 'b', 2, '[1]'::jsonb FROM r RETURNING rv`;
+    cache.kick();
+    await until('b corrupt', () => cache.corruptAt(resource, 'ns', 'b') !== undefined);
+    const gone = recorder.of(resource).at(-1)!;
+    assert.deepEqual([gone.type, gone.name, gone.rv], ['DELETED', 'b', Number(rv)]);
+    assert.equal(gone.object.metadata.resourceVersion, String(rv));
+    assert.deepEqual(gone.prev, b1.object);
+    assert.deepEqual(
+      cache.corruptIn(resource, 'ns').map((e) => e.key.name),
+      ['a', 'b'],
+    );
+    assert.deepEqual(cache.corruptIn(resource, 'other'), []);
+
+    // the unsafe delete's tombstone: the key is readable again (absent), watchers hear DELETED
+    const tombstone = { apiVersion: 'v1', kind: 'Thing', metadata: { name: 'a', namespace: 'ns' } };
+    const removed = await store.delete(a, a1.rv, tombstone);
+    assert.equal(cache.corruptAt(resource, 'ns', 'a'), undefined);
+    const deleted = recorder.of(resource).at(-1)!;
+    assert.deepEqual([deleted.type, deleted.name, deleted.rv], ['DELETED', 'a', removed.rv]);
+    assert.deepEqual(deleted.object, {
+      ...tombstone,
+      metadata: { ...tombstone.metadata, resourceVersion: String(removed.rv) },
+    });
+    // its change-log row holds the tombstone, not the unreadable body
+    const [row] = await sql`SELECT body FROM changes WHERE rv = ${removed.rv}`;
+    assert.deepEqual(row.body, tombstone);
+  });
+
   it('stops: its listeners are closed and later commits are not applied', async () => {
     const { store, cache } = openCache();
     await cache.start();

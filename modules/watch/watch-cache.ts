@@ -5,7 +5,14 @@
  * costs latency, a lost connection costs a retry, never an event.
  */
 import type { KubeObject } from '../api/index.js';
-import { StorageError, type Change, type LocalCommit, type Store } from '../storage/index.js';
+import {
+  StorageError,
+  type Change,
+  type CorruptObjectError,
+  type LocalCommit,
+  type Store,
+} from '../storage/index.js';
+import { CorruptEntries, unreadableEvent } from './corrupt-entries.js';
 import type { CachedEvent } from './events.js';
 import { objectKey, SortedIndex } from './sorted-index.js';
 
@@ -48,6 +55,8 @@ export class WatchCache {
   /** history after this revision also knows each object's previous state (exact reads may start here) */
   private exactFrom = 0;
   private readonly objects = new Map<string, SortedIndex>();
+  /** rows whose body storage could not decode: kept out of `objects`, named by reads that would include them */
+  private readonly corrupt = new CorruptEntries();
   private history: CachedEvent[] = [];
   private readonly listeners = new Set<CacheListener>();
   /** the same listeners by storage key: a change visits only its own resource's listeners */
@@ -71,8 +80,10 @@ export class WatchCache {
     this.unsubscribe = await this.store.subscribe((local) => (local ? this.applyLocal(local) : this.kick()));
     const from = await this.store.historyStart(this.options.retentionMs);
     const snapshot = await this.store.snapshot();
-    for (const item of snapshot.items)
-      this.bucket(item.resource).set(objectKey(item.namespace, item.name), item.object);
+    for (const item of snapshot.items) {
+      if (item.corrupt) this.corrupt.set(item.resource, item.namespace, item.name, item.corrupt);
+      else this.bucket(item.resource).set(objectKey(item.namespace, item.name), item.object);
+    }
     this.rv = snapshot.rv;
     this.exactFrom = snapshot.rv;
     await this.loadHistory(from, snapshot.rv);
@@ -104,7 +115,14 @@ export class WatchCache {
       for (const c of changes) {
         if (c.rv > to) break;
         const key = `${c.resource} ${objectKey(c.namespace, c.name)}`;
-        events.push({ ...c, prev: last.get(key), at: Date.now() });
+        const prev = last.get(key);
+        if (c.corrupt) {
+          const event = unreadableEvent(c, prev, Date.now());
+          if (event) events.push(event);
+          last.delete(key);
+          continue;
+        }
+        events.push({ ...c, prev, at: Date.now() });
         last.set(key, c.object);
       }
       after = changes[changes.length - 1].rv;
@@ -184,11 +202,27 @@ export class WatchCache {
     const bucket = this.bucket(change.resource);
     const key = objectKey(change.namespace, change.name);
     const prev = bucket.get(key);
-    if (change.type === 'DELETED') bucket.delete(key);
-    else bucket.set(key, change.object);
-    const event: CachedEvent = { ...change, prev, at: Date.now() };
-    this.history.push(event);
     this.rv = change.rv;
+    if (change.type === 'DELETED' || change.corrupt) bucket.delete(key);
+    else bucket.set(key, change.object);
+    // a readable change or a removal ends a key's corruption; an unreadable body starts (or keeps) it
+    if (change.corrupt && change.type !== 'DELETED')
+      this.corrupt.set(change.resource, change.namespace, change.name, change.corrupt);
+    else this.corrupt.delete(change.resource, change.namespace, change.name);
+    const event = change.corrupt
+      ? unreadableEvent(change, prev, Date.now())
+      : {
+          rv: change.rv,
+          type: change.type,
+          resource: change.resource,
+          namespace: change.namespace,
+          name: change.name,
+          object: change.object,
+          prev,
+          at: Date.now(),
+        };
+    if (!event) return;
+    this.history.push(event);
     const listeners = this.listenersOf.get(change.resource);
     if (listeners) for (const listener of listeners) listener.onEvent(event);
     const everything = this.listenersOf.get('*');
@@ -244,6 +278,16 @@ export class WatchCache {
 
   get(resource: string, namespace: string, name: string): KubeObject | undefined {
     return this.objects.get(resource)?.get(objectKey(namespace, name));
+  }
+
+  /** The error of a key whose stored body is corrupt (it is not among the objects), if it is. */
+  corruptAt(resource: string, namespace: string, name: string): CorruptObjectError | undefined {
+    return this.corrupt.at(resource, namespace, name);
+  }
+
+  /** The corrupt rows of a resource (in one namespace when given), in key order: a list of it names them. */
+  corruptIn(resource: string, namespace?: string): CorruptObjectError[] {
+    return this.corrupt.in(resource, namespace);
   }
 
   /** The oldest revision a watch may start from; older ones are gone (410). */
