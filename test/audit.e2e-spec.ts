@@ -241,8 +241,12 @@ describe('audit', () => {
     const r = await s.request('GET', '/api/v1/namespaces', { token: 'not-a-token' });
     assert.equal(r.status, 401);
     const id = r.headers['audit-id'] as string;
-    const { file } = await bothBackends();
-    const events = file.filter((e) => e.auditID === id);
+    // the event is written when the response has closed, which may be after the client read it
+    let events: Event[] = [];
+    await eventually(async () => {
+      events = (await bothBackends()).file.filter((e) => e.auditID === id);
+      return events.length > 0;
+    }, 'the refused request audited');
     assert.deepEqual(
       events.map((e) => e.stage),
       ['ResponseStarted'],
