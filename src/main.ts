@@ -19,7 +19,12 @@ import { readApiDefinitions } from '../modules/apiextensions/index.js';
 import { loadAuthorization } from '../modules/authorization/index.js';
 import { loadAuditPolicy } from '../modules/audit/index.js';
 import { readUpstream } from '../modules/sidecar/index.js';
-import { migrate, startEmbeddedPostgres, type RunningPostgres } from '../modules/storage/index.js';
+import {
+  migrate,
+  startEmbeddedPostgres,
+  type Adoption,
+  type RunningPostgres,
+} from '../modules/storage/index.js';
 import { ConfigError, parseConfig, usage, type Config } from './config/config.js';
 import { createServer } from './server/http.js';
 import { makePrivateDir, writePrivateFile } from './pki/private-files.js';
@@ -86,7 +91,7 @@ async function serve(config: Config): Promise<void> {
     });
     databaseUrl = embedded.url;
   }
-  await migrate(databaseUrl);
+  reportRestore(await migrate(databaseUrl));
   const admin = await adminCredentials(config.dataDir);
   const tokens = config.tokenAuthFile
     ? parseTokenFile(await readFile(config.tokenAuthFile, 'utf8'), config.tokenAuthFile)
@@ -161,6 +166,15 @@ async function serve(config: Config): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
+/** A restored database was noticed (modules/storage/database-identity.ts): say what clients will see. */
+function reportRestore(adoption: Adoption): void {
+  if (!adoption.restored) return;
+  console.log(
+    `pgkube: this database is a restore (its identity changed): revisions continue from ${adoption.historyFrom} ` +
+      `(found ${adoption.foundRv}); watches from earlier revisions get 410 Gone and relist`,
+  );
+}
+
 async function main(): Promise<void> {
   if (process.argv[2] === 'kubeconfig') return kubeconfigCommand(process.argv.slice(3));
   if (process.argv[2] === 'credential') return credentialCommand(process.argv.slice(3));
@@ -182,7 +196,7 @@ async function main(): Promise<void> {
     return;
   }
   if (config.command === 'migrate') {
-    await migrate(config.databaseUrl!);
+    reportRestore(await migrate(config.databaseUrl!));
     console.log('pgkube: migrations applied');
     return;
   }

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate as drizzleMigrate } from 'drizzle-orm/postgres-js/migrator';
+import { adoptDatabase, type Adoption } from './database-identity.js';
 
 const migrationsFolder = fileURLToPath(new URL('../../../migrations', import.meta.url));
 
@@ -35,12 +36,17 @@ export function connect(url: string, max = 10, settings: Record<string, string> 
   });
 }
 
-/** Applies pending migrations; replicas starting together take turns (session advisory lock). */
-export async function migrate(url: string): Promise<void> {
+/**
+ * Applies pending migrations; replicas starting together take turns (session advisory lock). Then notices a
+ * restored database (database-identity.ts): every pgkube that starts on a database, `serve` or `migrate`,
+ * passes here before it reads or writes.
+ */
+export async function migrate(url: string): Promise<Adoption> {
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
   try {
     await sql`SELECT pg_advisory_lock(${MIGRATION_LOCK})`;
     await drizzleMigrate(drizzle(sql), { migrationsFolder });
+    return await adoptDatabase(sql);
   } finally {
     await sql.end();
   }

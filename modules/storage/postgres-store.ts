@@ -263,8 +263,11 @@ export class PostgresStore implements Store {
 
   async historyStart(ageMs: number): Promise<number> {
     const rows = await this.circuit.read(
+      // a restored database's history counts as compacted (database-identity.ts)
       () => this.sql`
-      SELECT COALESCE(min(rv) - 1, (SELECT rv FROM revision WHERE id = 1)) AS start FROM changes
+      SELECT GREATEST(
+          COALESCE(min(rv) - 1, (SELECT rv FROM revision WHERE id = 1)),
+          (SELECT history_from FROM database_identity WHERE id = 1)) AS start FROM changes
       WHERE at > now() - make_interval(secs => ${ageMs / 1000})`,
       Infinity,
     );

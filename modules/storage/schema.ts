@@ -96,3 +96,17 @@ export const auditEvents = pgTable(
   // (measured: 20 vs 30 µs an event); rows arrive in time order, so a block range summary finds them
   (t) => [index('audit_events_at').using('brin', t.at)],
 );
+
+/**
+ * The one row that says which database this is (database-identity.ts): PostgreSQL's system identifier, the
+ * database's OID and the WAL timeline, as found when pgkube last started on it. A database restored from a dump
+ * (or recovered to a point in time) brings the row of another one: pgkube then moves the revision counter far
+ * ahead and treats all history up to there as compacted (`historyFrom`): clients that watched the old database
+ * get 410 Gone and relist.
+ */
+export const databaseIdentity = pgTable('database_identity', {
+  id: smallint('id').primaryKey(),
+  identity: text('identity').notNull(),
+  /** watches and exact reads from revisions before this one answer 410 (0: none) */
+  historyFrom: bigint('history_from', { mode: 'number' }).notNull(),
+});

@@ -88,7 +88,10 @@ export interface Store {
   changes(afterRv: number, limit: number): Promise<ChangePage>;
   /** every object of every resource, read at one snapshot (the watch cache's starting point) */
   snapshot(): Promise<Snapshot>;
-  /** the revision just before the oldest change-log entry younger than `ageMs` (history kept from there on) */
+  /**
+   * the revision just before the oldest change-log entry younger than `ageMs` (history kept from there on); not
+   * before the revision a restored database starts its own history at (older ones are compacted)
+   */
   historyStart(ageMs: number): Promise<number>;
   /** drop change-log entries older than `ageMs`, keeping at least the newest one */
   pruneChanges(ageMs: number): Promise<number>;
