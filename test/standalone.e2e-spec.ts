@@ -90,7 +90,7 @@ describe('pgkube migrate', () => {
       await sql.end();
       assert.deepEqual(
         tables.map((t) => t.tablename),
-        ['audit_events', 'changes', 'objects', 'revision'],
+        ['audit_events', 'changes', 'database_identity', 'objects', 'revision'],
       );
       assert.equal(Number(rv), 1);
     } finally {
