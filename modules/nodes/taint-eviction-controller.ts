@@ -88,7 +88,11 @@ export class TaintEvictionController implements Controller {
     if (decision.evict === 'at' && decision.atMs > this.now()) {
       if (this.due.get(key)?.atMs === decision.atMs) return;
       this.cancel(key);
-      const timer = setTimeout(() => this.queue.add(key), decision.atMs - this.now());
+      // a timer may fire a millisecond early: its entry goes first, so the next sync schedules again if need be
+      const timer = setTimeout(() => {
+        this.due.delete(key);
+        this.queue.add(key);
+      }, decision.atMs - this.now());
       timer.unref();
       this.due.set(key, { atMs: decision.atMs, timer });
       return;
