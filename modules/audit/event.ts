@@ -66,12 +66,19 @@ export function eventUser(user: UserInfo | undefined): EventUser {
   return out;
 }
 
+/** the RFC 3339 second of the last microTime, reused: most events of a second share it */
+let second = NaN;
+let secondText = '';
+
 /** Now as a metav1.MicroTime: RFC 3339 in UTC with six fractional digits. */
 export function microTime(epochMicros: number): string {
-  const ms = Math.floor(epochMicros / 1000);
-  const iso = new Date(ms).toISOString(); // 2006-01-02T15:04:05.000Z
-  const micros = String(Math.floor(epochMicros) % 1_000_000).padStart(6, '0');
-  return `${iso.slice(0, 19)}.${micros}Z`;
+  const micros = Math.floor(epochMicros);
+  const s = Math.floor(micros / 1_000_000);
+  if (s !== second) {
+    second = s;
+    secondText = new Date(s * 1000).toISOString().slice(0, 19); // 2006-01-02T15:04:05
+  }
+  return `${secondText}.${String(micros - s * 1_000_000).padStart(6, '0')}Z`;
 }
 
 const origin = performance.timeOrigin * 1000;

@@ -65,7 +65,7 @@ export function openAuditor(o: AuditOptions): Auditor | undefined {
       onError: (plugin, n, e) => lost(plugin, n, e),
     });
     sinks.push({
-      process: (line) => backend.process(line),
+      process: (event) => backend.process(event),
       close: async () => {
         await backend.close();
         await sql.end({ timeout: 2 });

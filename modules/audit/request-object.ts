@@ -18,25 +18,28 @@ export function requestBodyObject(body: Buffer | undefined, contentType: string 
   return undefined;
 }
 
-const REF_ORDER = [
-  'resource',
-  'namespace',
-  'name',
-  'uid',
-  'apiGroup',
-  'apiVersion',
-  'resourceVersion',
-  'subresource',
-] as const;
+/** a string field of the metadata, if set */
+function metaString(m: Record<string, unknown>, key: string): string | undefined {
+  const v = m[key];
+  return typeof v === 'string' && v ? v : undefined;
+}
 
 /** kube's LogRequestObject: empty objectRef fields taken from the object's metadata (fields in kube's order). */
 export function completeObjectRef(ref: ObjectReference, obj: unknown): ObjectReference {
   if (!isPlainObject(obj) || !isPlainObject(obj.metadata)) return ref;
   const m = obj.metadata;
-  const full: ObjectReference = { ...ref };
-  for (const key of ['namespace', 'name', 'uid', 'resourceVersion'] as const)
-    if (!full[key] && typeof m[key] === 'string' && m[key]) full[key] = m[key];
   const out: ObjectReference = {};
-  for (const key of REF_ORDER) if (full[key] !== undefined) out[key] = full[key];
+  if (ref.resource !== undefined) out.resource = ref.resource;
+  const namespace = ref.namespace || metaString(m, 'namespace');
+  if (namespace !== undefined) out.namespace = namespace;
+  const name = ref.name || metaString(m, 'name');
+  if (name !== undefined) out.name = name;
+  const uid = ref.uid || metaString(m, 'uid');
+  if (uid !== undefined) out.uid = uid;
+  if (ref.apiGroup !== undefined) out.apiGroup = ref.apiGroup;
+  if (ref.apiVersion !== undefined) out.apiVersion = ref.apiVersion;
+  const resourceVersion = ref.resourceVersion || metaString(m, 'resourceVersion');
+  if (resourceVersion !== undefined) out.resourceVersion = resourceVersion;
+  if (ref.subresource !== undefined) out.subresource = ref.subresource;
   return out;
 }

@@ -1,8 +1,16 @@
 /** Where events go: the log file (or stdout) and the database, each given the event serialized once. */
 
+/** An audit.k8s.io/v1 Event as the sinks take it. */
+export interface SerializedEvent {
+  /** the event as JSON text on one line (no newline) */
+  json: string;
+  /** its stageTimestamp */
+  at: string;
+}
+
 export interface AuditSink {
-  /** one event as a JSON text (no newline); never throws, never waits */
-  process(line: string): void;
+  /** one event; never throws, never waits */
+  process(event: SerializedEvent): void;
   close?(): Promise<void> | void;
 }
 
@@ -18,9 +26,9 @@ export class LogSink implements AuditSink {
     private readonly onError: (events: number, error: unknown) => void,
   ) {}
 
-  process(line: string): void {
+  process(event: SerializedEvent): void {
     try {
-      this.out.write(`${line}\n`);
+      this.out.write(`${event.json}\n`);
     } catch (e) {
       this.onError(1, e);
     }
