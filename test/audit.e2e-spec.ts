@@ -116,7 +116,17 @@ describe('audit', () => {
   };
 
   it('kubectl create, get, delete and get --raw /healthz: the same events in the file and the table', async () => {
-    await k.ok(['create', 'configmap', 'cm1', '-n', 'audited', '--from-literal=a=b']);
+    // text that the table's framing (one event a line) and encoding must carry as the file does
+    const awkward = 'grüße "quoted" back\\slash\ttab\nsecond line ✓';
+    await k.ok([
+      'create',
+      'configmap',
+      'cm1',
+      '-n',
+      'audited',
+      '--from-literal=a=b',
+      `--from-literal=n=${awkward}`,
+    ]);
     await k.ok(['get', 'configmap', 'cm1', '-n', 'audited', '-o', 'json']);
     await k.ok(['delete', 'configmap', 'cm1', '-n', 'audited']);
     await k.ok(['get', '--raw', '/healthz']);
@@ -144,7 +154,7 @@ describe('audit', () => {
     assert.match(create.stageTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     // RequestResponse: both objects, managedFields omitted (the server sets them on a create)
     assert.equal(create.requestObject.kind, 'ConfigMap');
-    assert.deepEqual(create.requestObject.data, { a: 'b' });
+    assert.deepEqual(create.requestObject.data, { a: 'b', n: awkward });
     // as decoded (kubectl sends Protobuf), before the store filled it in
     assert.equal(create.requestObject.metadata.uid, undefined);
     assert.equal(create.responseObject.metadata.name, 'cm1');
