@@ -1,11 +1,11 @@
 /**
  * bench/audit — ConfigMap creates/s with audit at Metadata level to the database (--audit-database, every
  * request's RequestReceived and ResponseComplete events) vs audit off, in one run on one database: interleaved
- * rounds (off, on, off, on, ...), the server restarted between them with or without the audit flags, as the
- * machine's speed drifts. The load is bench/create's (its `loadFrom`: 8 keep-alive HTTPS clients in their own
+ * rounds in the order off, on, on, off, off, on, ... (a drift of the machine's speed over the run weighs on both
+ * alike), the server restarted between them with or without the audit flags, each from the same database. The load is bench/create's (its `loadFrom`: 8 keep-alive HTTPS clients in their own
  * process). Prints each round, the medians and their ratio (target >= 0.9), and the events the table holds.
  *
- *   node dist/bench/audit.js [--seconds=10] [--rounds=3] [--backend=database|log] [--omit-received] [--level=Metadata] [--database-url=...]
+ *   node dist/bench/audit.js [--seconds=10] [--rounds=4] [--backend=database|log] [--omit-received] [--level=Metadata] [--database-url=...]
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,9 +15,13 @@ import { startServer } from '../test/support/server.js';
 import { cpuLine, loadFrom, postmasterOf, settle, type CpuShares } from './create.js';
 import { arg, benchDatabase } from './support.js';
 
-const ROUNDS = Number(arg('rounds', '3'));
+const ROUNDS = Number(arg('rounds', '4'));
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
 
 async function auditErrors(request: (m: string, p: string) => Promise<{ text: string }>): Promise<number> {
   const text = (await request('GET', '/metrics')).text;
@@ -67,7 +71,7 @@ async function main() {
   let offset = 0;
   let lost = 0;
   for (let round = 0; round < ROUNDS; round++) {
-    for (const mode of ['off', 'on'] as const) {
+    for (const mode of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
       await reset(db.url);
       await settle(db.url);
       const server = await startServer({ databaseUrl: db.url, args: mode === 'on' ? auditArgs : [] });
