@@ -22,6 +22,7 @@ import { admitEverything, type Admission, type AdmissionAttributes } from './adm
 import { groupVersion, type ResourceDefinition, type Strategy } from './definition.js';
 import { deepEqual, fillForCreate, fillForUpdate, pendingFinalizers } from './object-meta.js';
 import { beforeDelete, deletionFinalizers, preconditionFailure, type DeleteOptions } from './deletion.js';
+import type { DeleteResult, UpdatedObject, WriteOptions, WriteResult } from './write-contract.js';
 import { recordManagedFields } from './managed-fields.js';
 import { storageKey } from './registry.js';
 import { convertsStored, servedAs, servedOne, storedAs } from './version-view.js';
@@ -29,39 +30,6 @@ import { MODIFIED_MESSAGE, toApiError } from './store-errors.js';
 import { deleteCorrupt } from './corrupt-delete.js';
 import type { Selection } from './selection.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/index.js';
-
-export interface WriteOptions {
-  /** 'status' or 'finalize' when the write comes through a subresource */
-  subresource?: string;
-  /** the field manager recorded in managedFields; unset: managedFields are left as they are (apply did them) */
-  manager?: string;
-  /** create the object when it does not exist, whatever the kind says (server-side apply) */
-  forceAllowCreate?: boolean;
-}
-
-export type { DeleteOptions };
-
-export interface WriteResult {
-  object: KubeObject;
-  /** 201 when a PUT or apply created the object */
-  created: boolean;
-}
-
-export interface DeleteResult {
-  /** the object, when it stays (Terminating) or the kind returns it */
-  object: KubeObject;
-  /** true when the object is gone from the store */
-  removed: boolean;
-  /** removed by the unsafe delete of a corrupt object: `object` is only its tombstone */
-  unsafe?: boolean;
-}
-
-/**
- * kube's rest.UpdatedObjectInfo: the object an update writes, made from the stored one (undefined when none
- * is stored). Called again on every retry, so it must return a fresh object each time. An object carrying
- * metadata.resourceVersion is written only at that revision.
- */
-export type UpdatedObject = (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
 
 /** writes that lost a race with another writer are remade this many times before answering 409 */
 const RETRIES = 5;
