@@ -15,8 +15,8 @@ import {
   type ResponseStatus,
 } from './event.js';
 import {
+  auditAttributes,
   levelBelow,
-  type AuditAttributes,
   type Level,
   type PolicyEvaluator,
   type RequestAuditConfig,
@@ -106,26 +106,11 @@ export class Auditor {
   }
 
   private start(r: AuditedRequest): RequestAudit | undefined {
-    const config = this.policy.evaluate(attributesOf(r));
+    const config = this.policy.evaluate(auditAttributes(r.info, r.user));
     this.counters.levels[config.level]++;
     if (config.level === 'None') return undefined;
     return new RequestAudit(this, r, config);
   }
-}
-
-function attributesOf(r: AuditedRequest): AuditAttributes {
-  const { info } = r;
-  return {
-    user: r.user,
-    verb: info.verb,
-    isResourceRequest: info.isResourceRequest,
-    path: info.path,
-    apiGroup: info.group,
-    namespace: info.namespace,
-    resource: info.resource,
-    subresource: info.subresource,
-    name: info.name,
-  };
 }
 
 /** One request's audit: what its events say so far. */
@@ -288,7 +273,9 @@ export class RequestAudit {
   }
 
   /**
-   * The event of a stage, serialized, its fields in kube's order. RequestReceived is sent before impersonation,
+   * The audit.k8s.io/v1 Event of a stage, serialized, its fields in kube's order (kind, apiVersion, level,
+   * auditID, stage, requestURI, verb, user, impersonatedUser, sourceIPs, userAgent, objectRef, responseStatus,
+   * requestObject, responseObject, requestReceivedTimestamp, stageTimestamp, annotations). RequestReceived is sent before impersonation,
    * authorization and decoding, so it carries none of what they add (kube's handlers add it later too). Every
    * request pays for this, usually twice: the JSON is written out field by field, and what no stage changes
    * (who sent what from where) once per request.
@@ -327,15 +314,13 @@ interface FixedParts {
   receivedAt: string;
 }
 
-const quoted = (s: string) => JSON.stringify(s);
-
 function fixedParts(r: AuditedRequest, level: Level): FixedParts {
   let from = '';
   if (r.sourceIPs.length) from += `,"sourceIPs":${JSON.stringify(r.sourceIPs)}`;
-  if (r.userAgent) from += `,"userAgent":${quoted(r.userAgent)}`;
+  if (r.userAgent) from += `,"userAgent":${JSON.stringify(r.userAgent)}`;
   return {
-    head: `{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"${level}","auditID":${quoted(r.auditID)}`,
-    who: `"requestURI":${quoted(r.requestURI)},"verb":${quoted(r.info.verb)},"user":${JSON.stringify(eventUser(r.user))}`,
+    head: `{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"${level}","auditID":${JSON.stringify(r.auditID)}`,
+    who: `"requestURI":${JSON.stringify(r.requestURI)},"verb":${JSON.stringify(r.info.verb)},"user":${JSON.stringify(eventUser(r.user))}`,
     from,
     receivedAt: microTime(r.receivedMicros),
   };

@@ -2,10 +2,9 @@
  * The database backend (--audit-database): events go to the `audit_events` table in batches, off the request
  * path, as kube's buffered backend sends them: a bounded buffer (a full one drops the event and counts it, the
  * request never waits), a batch when it holds `batchMax` events or `flushMs` after its first, one batch in
- * flight at a time (one INSERT of all its rows), committed without
- * waiting for the WAL flush (synchronous_commit off: a crash of PostgreSQL may lose the last fraction of a
- * second of events, as a crash of the server loses what its buffer holds). Rows older than
- * --audit-retention are pruned every minute.
+ * flight at a time (one INSERT of all its rows), committed without waiting for the WAL flush
+ * (synchronous_commit off: a crash of PostgreSQL may lose the last fraction of a second of events, as a crash
+ * of the server loses what its buffer holds). Rows older than --audit-retention are pruned every minute.
  */
 import type { Sql } from 'postgres';
 import type { SerializedEvent } from './sinks.js';

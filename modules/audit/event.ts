@@ -1,10 +1,10 @@
 /**
- * The audit.k8s.io/v1 Event as kube writes it: its fields in kube's order, MicroTime timestamps, the source
- * IPs as kube reads them, and objects without managedFields when the rule says so.
+ * Parts of the audit.k8s.io/v1 Event as kube writes it (auditor.ts writes the whole, in kube's field order):
+ * its user and Status, MicroTime timestamps, the source IPs as kube reads them, and objects without
+ * managedFields when the rule says so.
  */
 import { isIP } from 'node:net';
 import { isPlainObject, type UserInfo } from '../api/index.js';
-import type { Level, Stage } from './policy.js';
 
 export interface ObjectReference {
   resource?: string;
@@ -33,27 +33,6 @@ export interface ResponseStatus {
   reason?: string;
   details?: unknown;
   code?: number;
-}
-
-export interface AuditEvent {
-  kind: 'Event';
-  apiVersion: 'audit.k8s.io/v1';
-  level: Level;
-  auditID: string;
-  stage: Stage;
-  requestURI: string;
-  verb: string;
-  user: EventUser;
-  impersonatedUser?: EventUser;
-  sourceIPs?: string[];
-  userAgent?: string;
-  objectRef?: ObjectReference;
-  responseStatus?: ResponseStatus;
-  requestObject?: unknown;
-  responseObject?: unknown;
-  requestReceivedTimestamp: string;
-  stageTimestamp: string;
-  annotations?: Record<string, string>;
 }
 
 export function eventUser(user: UserInfo | undefined): EventUser {

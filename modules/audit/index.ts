@@ -2,7 +2,7 @@ export { Auditor, RequestAudit, isLongRunning, type AuditedRequest, type AuditCo
 export { AuditModule, AUDITOR } from './audit.module.js';
 export { loadAuditPolicy, openAuditor, type AuditOptions } from './load.js';
 export { registerAuditMetrics } from './metrics.js';
-export { nowMicros, sourceIPs, type AuditEvent } from './event.js';
+export { nowMicros, sourceIPs } from './event.js';
 export {
   parsePolicy,
   PolicyEvaluator,

@@ -7,25 +7,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseRequestInfo, type UserInfo } from '../api/index.js';
-import { parsePolicy, PolicyEvaluator, type AuditAttributes } from './policy.js';
+import { auditAttributes, parsePolicy, PolicyEvaluator, type AuditAttributes } from './policy.js';
 
 const alice: UserInfo = { name: 'alice', uid: '', groups: ['dev', 'system:authenticated'] };
 const admin: UserInfo = { name: 'admin', uid: '', groups: ['system:masters', 'system:authenticated'] };
 const node: UserInfo = { name: 'system:node:n1', uid: '', groups: ['system:nodes', 'system:authenticated'] };
 
 function request(method: string, path: string, user: UserInfo | null = alice, query = {}): AuditAttributes {
-  const info = parseRequestInfo(method, path, query);
-  return {
-    user: user ?? undefined,
-    verb: info.verb,
-    isResourceRequest: info.isResourceRequest,
-    path: info.path,
-    apiGroup: info.group,
-    namespace: info.namespace,
-    resource: info.resource,
-    subresource: info.subresource,
-    name: info.name,
-  };
+  return auditAttributes(parseRequestInfo(method, path, query), user ?? undefined);
 }
 
 const POLICY = `

@@ -3,7 +3,7 @@
  * kube's messages, and the evaluation of its rules for one request (first matching rule wins; no match: None).
  * The policy-level omitStages join every rule's; a rule's omitManagedFields, when set, overrides the policy's.
  */
-import { configFileObject, isPlainObject, type UserInfo } from '../api/index.js';
+import { configFileObject, isPlainObject, type RequestInfo, type UserInfo } from '../api/index.js';
 import { isDNS1123Subdomain } from '../validation/index.js';
 
 export const LEVELS = ['None', 'Metadata', 'Request', 'RequestResponse'] as const;
@@ -54,6 +54,21 @@ export interface AuditAttributes {
   resource: string;
   subresource: string;
   name: string;
+}
+
+/** The attributes of a request as its path and verb name it, for `user` (unset: authentication failed). */
+export function auditAttributes(info: RequestInfo, user: UserInfo | undefined): AuditAttributes {
+  return {
+    user,
+    verb: info.verb,
+    isResourceRequest: info.isResourceRequest,
+    path: info.path,
+    apiGroup: info.group,
+    namespace: info.namespace,
+    resource: info.resource,
+    subresource: info.subresource,
+    name: info.name,
+  };
 }
 
 /** a.Less(b) as kube orders levels */
