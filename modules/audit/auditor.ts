@@ -297,8 +297,7 @@ export class RequestAudit {
     }
     const at = microTime(nowMicros());
     json += `,"requestReceivedTimestamp":"${fixed.receivedAt}","stageTimestamp":"${at}"`;
-    if (!received && (this.annotations || (this.more && Object.keys(this.more).length)))
-      json += `,"annotations":${JSON.stringify({ ...this.more, ...this.annotations })}`;
+    if (!received) json += annotationsJson(this.more, this.annotations);
     return { json: `${json}}`, at };
   }
 }
@@ -315,13 +314,55 @@ interface FixedParts {
 }
 
 function fixedParts(r: AuditedRequest, level: Level): FixedParts {
-  let from = '';
-  if (r.sourceIPs.length) from += `,"sourceIPs":${JSON.stringify(r.sourceIPs)}`;
-  if (r.userAgent) from += `,"userAgent":${JSON.stringify(r.userAgent)}`;
   return {
     head: `{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"${level}","auditID":${JSON.stringify(r.auditID)}`,
-    who: `"requestURI":${JSON.stringify(r.requestURI)},"verb":${JSON.stringify(r.info.verb)},"user":${JSON.stringify(eventUser(r.user))}`,
-    from,
+    who: `"requestURI":${JSON.stringify(r.requestURI)},"verb":${JSON.stringify(r.info.verb)},"user":${userJson(r.user)}`,
+    from: fromJson(r.sourceIPs, r.userAgent),
     receivedAt: microTime(r.receivedMicros),
   };
+}
+
+/**
+ * The last user's and the last client's JSON, reused: authenticators hand out one shared object per user, and
+ * a busy client sends request after request from the same address with the same User-Agent.
+ */
+let lastUser: UserInfo | undefined;
+let lastUserJson = '{}';
+let lastIPs: string[] = [];
+let lastAgent: string | undefined;
+let lastFromJson = '';
+
+function userJson(user: UserInfo | undefined): string {
+  if (user !== lastUser) {
+    lastUser = user;
+    lastUserJson = JSON.stringify(eventUser(user));
+  }
+  return lastUserJson;
+}
+
+/** `,"sourceIPs":[…],"userAgent":…`, each when known */
+function fromJson(ips: string[], agent: string | undefined): string {
+  if (agent !== lastAgent || ips.length !== lastIPs.length || ips.some((ip, i) => ip !== lastIPs[i])) {
+    lastIPs = ips;
+    lastAgent = agent;
+    lastFromJson =
+      (ips.length ? `,"sourceIPs":${JSON.stringify(ips)}` : '') +
+      (agent ? `,"userAgent":${JSON.stringify(agent)}` : '');
+  }
+  return lastFromJson;
+}
+
+/**
+ * `,"annotations":{…}`: the request context's, the audit step's over them; keys sorted, as Go writes a map;
+ * nothing when there are none
+ */
+function annotationsJson(
+  more: Record<string, string> | undefined,
+  own: Record<string, string> | undefined,
+): string {
+  const all = more && own ? { ...more, ...own } : (more ?? own);
+  if (!all) return '';
+  let json = '';
+  for (const key of Object.keys(all).sort()) json += `,${JSON.stringify(key)}:${JSON.stringify(all[key])}`;
+  return json ? `,"annotations":{${json.slice(1)}}` : '';
 }

@@ -46,6 +46,12 @@ SELECT * FROM ROWS FROM (unnest(string_to_array($1::text, E'\\n')::timestamptz[]
  */
 class Batch {
   events = 0;
+
+  /** empty again, its buffers kept for the next batch */
+  clear(): void {
+    this.events = this.jsonLength = this.atsLength = 0;
+  }
+
   private json: Buffer = Buffer.allocUnsafe(256 * 1024);
   private jsonLength = 0;
   private ats: Buffer = Buffer.allocUnsafe(16 * 1024);
@@ -80,6 +86,8 @@ function room(buf: Buffer, used: number, more: number): Buffer {
 
 export class DatabaseBackend {
   private batch = new Batch();
+  /** the batch written last, reused (one is in flight at a time): its buffers have grown to the load's size */
+  private spare = new Batch();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private readonly pruner: NodeJS.Timeout;
@@ -122,7 +130,7 @@ export class DatabaseBackend {
     this.timer = undefined;
     if (this.running || this.batch.events === 0) return;
     const batch = this.batch;
-    this.batch = new Batch();
+    this.batch = this.spare;
     this.running = this.sql
       .unsafe(INSERT, batch.parameters(), { prepare: true })
       .then(
@@ -130,6 +138,8 @@ export class DatabaseBackend {
         (e: unknown) => this.o.onError('database', batch.events, e),
       )
       .finally(() => {
+        batch.clear();
+        this.spare = batch;
         this.running = undefined;
         this.schedule();
       });

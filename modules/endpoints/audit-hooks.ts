@@ -1,7 +1,8 @@
 /**
  * What the audit step (modules/audit, begun in pipeline.ts) learns from the handlers, as kube's handlers tell
  * its audit context: the object a write decoded (LogRequestObject) and the object or Status each answer carries
- * (LogResponseObject, called by `send`). Unaudited requests have no observer: one WeakMap lookup.
+ * (LogResponseObject, called by `send`). The observer rides on the reply itself (a WeakMap of every audited
+ * response cost more: bench/audit); unaudited requests have none.
  */
 import type { FastifyReply } from 'fastify';
 
@@ -10,19 +11,20 @@ export interface AuditObserver {
   responded(body: unknown): void;
 }
 
-const observers = new WeakMap<object, AuditObserver>();
+const OBSERVER = Symbol('audit observer');
+type Observed = FastifyReply & { [OBSERVER]?: AuditObserver };
 
-/** The request's audit follows it: keyed by the raw response, which request and reply both reach. */
+/** The request's audit follows it: the handlers reach the same reply. */
 export function observeAudit(reply: FastifyReply, observer: AuditObserver): void {
-  observers.set(reply.raw, observer);
+  (reply as Observed)[OBSERVER] = observer;
 }
 
 /** kube's LogRequestObject: a create's or update's object, as decoded. */
 export function logRequestObject(r: { reply: FastifyReply }, obj: unknown): void {
-  observers.get(r.reply.raw)?.requestDecoded(obj);
+  (r.reply as Observed)[OBSERVER]?.requestDecoded(obj);
 }
 
 /** kube's LogResponseObject */
 export function logResponseObject(reply: FastifyReply, body: unknown): void {
-  observers.get(reply.raw)?.responded(body);
+  (reply as Observed)[OBSERVER]?.responded(body);
 }
