@@ -3,9 +3,10 @@
  * request's RequestReceived and ResponseComplete events) vs audit off, in one run on one database: interleaved
  * rounds in the order off, on, on, off, off, on, ... (a drift of the machine's speed over the run weighs on both
  * alike), the server restarted between them with or without the audit flags, each from the same database. The load is bench/create's (its `loadFrom`: 8 keep-alive HTTPS clients in their own
- * process). Prints each round, the medians and their ratio (target >= 0.9), and the events the table holds.
+ * process). Prints each round, the medians and their ratio (target >= 0.9), each round's own ratio (its off and
+ * on rounds ran back to back) and their median, and the events the table holds.
  *
- *   node dist/bench/audit.js [--seconds=10] [--rounds=4] [--backend=database|log] [--omit-received] [--level=Metadata] [--database-url=...]
+ *   node dist/bench/audit.js [--seconds=10] [--rounds=8] [--backend=database|log] [--omit-received] [--level=Metadata] [--database-url=...]
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { startServer } from '../test/support/server.js';
 import { cpuLine, loadFrom, postmasterOf, settle, type CpuShares } from './create.js';
 import { arg, benchDatabase } from './support.js';
 
-const ROUNDS = Number(arg('rounds', '4'));
+const ROUNDS = Number(arg('rounds', '8'));
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -112,6 +113,11 @@ async function main() {
     `audit Metadata → database: median ${on.toFixed(0)} creates/s (${rates.on.map((x) => x.toFixed(0)).join(', ')})`,
   );
   console.log(`ratio audit on / off: ${(on / off).toFixed(2)} (target >= 0.9)`);
+  // each round's off and on ran next to each other: their ratio sees less of the machine's drift than the medians
+  const paired = rates.on.map((r, i) => r / rates.off[i]);
+  console.log(
+    `ratio per round: ${paired.map((x) => x.toFixed(2)).join(', ')}; median ${median(paired).toFixed(2)}`,
+  );
   console.log(
     `server CPU per create: off ${median(cpu.off.map((c) => c.server)).toFixed(0)} µs, on ${median(cpu.on.map((c) => c.server)).toFixed(0)} µs; PostgreSQL: off ${median(cpu.off.map((c) => c.postgres ?? NaN)).toFixed(0)} µs, on ${median(cpu.on.map((c) => c.postgres ?? NaN)).toFixed(0)} µs`,
   );
