@@ -233,7 +233,12 @@ describe('audit', () => {
     assert.equal(r.status, 200);
     const id = r.headers['audit-id'] as string;
     assert.match(id, /^[0-9a-f-]{36}$/);
-    const { file } = await bothBackends();
+    // ResponseComplete is written when the response has closed, which may be after the client read its end
+    let file: Event[] = [];
+    await eventually(async () => {
+      file = (await bothBackends()).file;
+      return file.some((e) => e.auditID === id && e.stage === 'ResponseComplete');
+    }, "the watch's ResponseComplete");
     const stages = file.filter((e) => e.auditID === id).map((e) => e.stage);
     assert.deepEqual(stages, ['RequestReceived', 'ResponseStarted', 'ResponseComplete']);
     const started = find(file, (e) => e.auditID === id, 'ResponseStarted');
@@ -243,8 +248,11 @@ describe('audit', () => {
     // a client's Audit-ID is kept as sent
     const mine = await s.request('GET', '/healthz', { headers: { 'Audit-ID': 'my-own-id' } });
     assert.equal(mine.headers['audit-id'], 'my-own-id');
-    const { rows } = await bothBackends();
-    assert.ok(rows.some((e) => e.auditID === 'my-own-id' && e.stage === 'ResponseComplete'));
+    await eventually(
+      async () =>
+        (await bothBackends()).rows.some((e) => e.auditID === 'my-own-id' && e.stage === 'ResponseComplete'),
+      "the event under the client's Audit-ID",
+    );
   });
 
   it('a refused credential: one ResponseStarted event with no user and the 401', async () => {
