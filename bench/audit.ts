@@ -2,9 +2,10 @@
  * bench/audit — ConfigMap creates/s with audit at Metadata level to the database (--audit-database, every
  * request's RequestReceived and ResponseComplete events) vs audit off, in one run on one database: interleaved
  * rounds in the order off, on, on, off, off, on, ... (a drift of the machine's speed over the run weighs on both
- * alike), the server restarted between them with or without the audit flags, each from the same database. The load is bench/create's (its `loadFrom`: 8 keep-alive HTTPS clients in their own
- * process). Prints each round, the medians and their ratio (target >= 0.9), each round's own ratio (its off and
- * on rounds ran back to back) and their median, and the events the table holds.
+ * alike), the server restarted between them with or without the audit flags, each from the same database. The
+ * load is bench/create's (its `loadFrom`: 8 keep-alive HTTPS clients in their own process). Prints each round,
+ * the medians and their ratio (target >= 0.9), each round's own ratio (its off and on rounds ran back to back)
+ * and their median, and the events the table holds.
  *
  *   node dist/bench/audit.js [--seconds=10] [--rounds=8] [--backend=database|log] [--omit-received] [--level=Metadata] [--database-url=...]
  */
@@ -36,8 +37,8 @@ async function auditErrors(request: (m: string, p: string) => Promise<{ text: st
  * Every round starts from the same database: the ConfigMaps earlier rounds created (and their history) and the
  * audit events removed while no server runs, so a later round's server neither loads more objects into its cache
  * nor writes beside bigger tables than an earlier one's (without it the audit rounds, always after an off round,
- * ran with more objects; and each audit round appended to a table the earlier ones had grown: PostgreSQL's CPU per
- * create rose by 20 µs from the first audit round to the last). Resolves with the events the round left.
+ * ran with more objects, and each appended to the events the earlier ones left). Resolves with the events the
+ * round left.
  */
 async function reset(url: string): Promise<number> {
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
@@ -49,8 +50,8 @@ async function reset(url: string): Promise<number> {
     await sql`DELETE FROM objects WHERE resource = '/configmaps' AND name LIKE 'cm-%'`;
     await sql`DELETE FROM changes WHERE resource = '/configmaps' AND name LIKE 'cm-%'`;
     await sql`VACUUM ANALYZE objects, changes, audit_events`;
-    // and a checkpoint behind it: one falling inside some rounds (and the full-page images after it) but not
-    // others made identical runs differ by 0.2 in their ratio
+    // and a checkpoint behind it, so that none falls inside some rounds (with the full-page images after it)
+    // and not others
     await sql`CHECKPOINT`.catch(() => undefined);
     return n;
   } finally {

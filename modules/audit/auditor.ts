@@ -275,10 +275,10 @@ export class RequestAudit {
   /**
    * The audit.k8s.io/v1 Event of a stage, serialized, its fields in kube's order (kind, apiVersion, level,
    * auditID, stage, requestURI, verb, user, impersonatedUser, sourceIPs, userAgent, objectRef, responseStatus,
-   * requestObject, responseObject, requestReceivedTimestamp, stageTimestamp, annotations). RequestReceived is sent before impersonation,
-   * authorization and decoding, so it carries none of what they add (kube's handlers add it later too). Every
-   * request pays for this, usually twice: the JSON is written out field by field, and what no stage changes
-   * (who sent what from where) once per request.
+   * requestObject, responseObject, requestReceivedTimestamp, stageTimestamp, annotations). RequestReceived is
+   * sent before impersonation, authorization and decoding, so it carries none of what they add (kube's handlers
+   * add it later too). Every request pays for this, usually twice: the JSON is written out field by field, and
+   * what no stage changes (who sent what from where) once per request.
    */
   private serialize(stage: Stage): SerializedEvent {
     const received = stage === 'RequestReceived';

@@ -46,16 +46,15 @@ SELECT * FROM ROWS FROM (unnest(string_to_array($1::text, E'\\n')::timestamptz[]
  */
 class Batch {
   events = 0;
+  private json: Buffer = Buffer.allocUnsafe(256 * 1024);
+  private jsonLength = 0;
+  private ats: Buffer = Buffer.allocUnsafe(16 * 1024);
+  private atsLength = 0;
 
   /** empty again, its buffers kept for the next batch */
   clear(): void {
     this.events = this.jsonLength = this.atsLength = 0;
   }
-
-  private json: Buffer = Buffer.allocUnsafe(256 * 1024);
-  private jsonLength = 0;
-  private ats: Buffer = Buffer.allocUnsafe(16 * 1024);
-  private atsLength = 0;
 
   add(event: SerializedEvent): void {
     this.json = room(this.json, this.jsonLength, event.json.length * 3 + 1);
