@@ -7,15 +7,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseRequestInfo, type UserInfo } from '../api/index.js';
 import { Auditor, type AuditedRequest } from './auditor.js';
+import { sourceIPs } from './event.js';
 import { parsePolicy, PolicyEvaluator } from './policy.js';
-import type { AuditSink, SerializedEvent } from './sinks.js';
+import { eventJson, type AuditSink } from './sinks.js';
 
 const alice: UserInfo = { name: 'alice', uid: '', groups: ['dev', 'system:authenticated'] };
 const bob: UserInfo = { name: 'bob', uid: 'b-1', groups: ['system:authenticated'], extra: { scope: ['x'] } };
 
 function auditor(): { auditor: Auditor; events: Record<string, unknown>[] } {
   const events: Record<string, unknown>[] = [];
-  const sink: AuditSink = { process: (e: SerializedEvent) => events.push(JSON.parse(e.json)) };
+  const sink: AuditSink = { process: (e) => events.push(JSON.parse(eventJson(e))) };
   const { policy } = parsePolicy('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n');
   return { auditor: new Auditor(new PolicyEvaluator(policy), [sink]), events };
 }
@@ -78,5 +79,44 @@ describe('audit events', () => {
     const plain = a.begin(request(alice, 'k', ['127.0.0.1']))!;
     plain.completed(200);
     assert.equal(events[3].annotations, undefined);
+  });
+
+  it('annotations of interleaved requests: each its own decision and reason', () => {
+    const { auditor: a, events } = auditor();
+    const verdicts = [
+      { decision: 'allow', reason: 'one' },
+      { decision: 'allow', reason: 'two' },
+      { decision: 'forbid', reason: 'two' },
+      { decision: 'allow', reason: 'two' },
+      { decision: 'allow', reason: 'one' },
+    ];
+    for (const v of verdicts) {
+      const audit = a.begin(request(alice, 'k', ['127.0.0.1']))!;
+      audit.annotateFrom({});
+      audit.authorized(v);
+      audit.completed(201);
+    }
+    assert.deepEqual(
+      events.filter((e) => e.stage === 'ResponseComplete').map((e) => e.annotations),
+      verdicts.map((v) => ({
+        'authorization.k8s.io/decision': v.decision,
+        'authorization.k8s.io/reason': v.reason,
+      })),
+    );
+  });
+
+  it('source IPs: proxies` headers, then the peer; requests from different peers, interleaved, each their own', () => {
+    const cases: [string | undefined, string | undefined, string | undefined, string[]][] = [
+      [undefined, undefined, '::ffff:127.0.0.1', ['127.0.0.1']],
+      [undefined, undefined, '::1', ['::1']],
+      [undefined, undefined, '::ffff:127.0.0.1', ['127.0.0.1']],
+      ['10.0.0.1, bogus, 10.0.0.2', undefined, '127.0.0.1', ['10.0.0.1', '10.0.0.2', '127.0.0.1']],
+      [undefined, '10.0.0.9', '127.0.0.1', ['10.0.0.9', '127.0.0.1']],
+      ['10.0.0.1', undefined, '10.0.0.1', ['10.0.0.1']],
+      [undefined, undefined, undefined, []],
+      [undefined, undefined, '::1', ['::1']],
+    ];
+    for (const [forwarded, real, peer, expected] of cases)
+      assert.deepEqual(sourceIPs(forwarded, real, peer), expected, `${forwarded} ${real} ${peer}`);
   });
 });

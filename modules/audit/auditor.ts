@@ -8,7 +8,6 @@
 import type { RequestInfo, UserInfo } from '../api/index.js';
 import {
   eventUser,
-  microTime,
   nowMicros,
   withoutManagedFields,
   type ObjectReference,
@@ -23,7 +22,7 @@ import {
   type Stage,
 } from './policy.js';
 import { completeObjectRef, requestBodyObject } from './request-object.js';
-import type { AuditSink, SerializedEvent } from './sinks.js';
+import type { AuditEvent, AuditSink } from './sinks.js';
 
 /** What the pipeline knows of a request when its audit begins. */
 export interface AuditedRequest {
@@ -36,7 +35,7 @@ export interface AuditedRequest {
   /** the authenticated user; unset: authentication failed */
   user?: UserInfo;
   userAgent?: string;
-  sourceIPs: string[];
+  sourceIPs: readonly string[];
   contentType?: string;
   body?: Buffer;
 }
@@ -96,7 +95,7 @@ export class Auditor {
   }
 
   /** sends one event to every sink */
-  send(event: SerializedEvent): void {
+  send(event: AuditEvent): void {
     this.counters.events++;
     for (const sink of this.sinks) sink.process(event);
   }
@@ -132,7 +131,6 @@ export class RequestAudit {
   private more?: Record<string, string>;
   private readonly wantsBody: boolean;
   private readonly completes: boolean;
-  private fixed?: FixedParts;
 
   constructor(
     private readonly auditor: Auditor,
@@ -265,7 +263,7 @@ export class RequestAudit {
   /** @internal */
   emit(stage: Stage): void {
     if (this.config.omitStages.includes(stage)) return;
-    this.auditor.send(this.serialize(stage));
+    this.auditor.send(this.event(stage));
   }
 
   private setCode(code: number): void {
@@ -273,64 +271,54 @@ export class RequestAudit {
   }
 
   /**
-   * The audit.k8s.io/v1 Event of a stage, serialized, its fields in kube's order (kind, apiVersion, level,
-   * auditID, stage, requestURI, verb, user, impersonatedUser, sourceIPs, userAgent, objectRef, responseStatus,
-   * requestObject, responseObject, requestReceivedTimestamp, stageTimestamp, annotations). RequestReceived is
-   * sent before impersonation, authorization and decoding, so it carries none of what they add (kube's handlers
-   * add it later too). Every request pays for this, usually twice: the JSON is written out field by field, and
-   * what no stage changes (who sent what from where) once per request.
+   * The audit.k8s.io/v1 Event of a stage. RequestReceived is sent before impersonation, authorization and
+   * decoding, so it carries none of what they add (kube's handlers add it later too).
    */
-  private serialize(stage: Stage): SerializedEvent {
+  private event(stage: Stage): AuditEvent {
+    const r = this.r;
     const received = stage === 'RequestReceived';
-    const fixed = (this.fixed ??= fixedParts(this.r, this.config.level));
-    let json = `${fixed.head},"stage":"${stage}",${fixed.who}`;
-    if (this.impersonatedUser && !received)
-      json += `,"impersonatedUser":${JSON.stringify(eventUser(this.impersonatedUser))}`;
-    json += fixed.from;
-    const ref = received ? this.requestRef : this.objectRef;
-    if (ref) json += `,"objectRef":${JSON.stringify(ref)}`;
-    if (!received) {
-      if (this.responseStatus) json += `,"responseStatus":${JSON.stringify(this.responseStatus)}`;
-      if (this.requestObject !== undefined) json += `,"requestObject":${JSON.stringify(this.requestObject)}`;
-      if (this.responseObject !== undefined)
-        json += `,"responseObject":${JSON.stringify(this.responseObject)}`;
+    const e: AuditEvent = {
+      level: this.config.level,
+      auditID: r.auditID,
+      stage,
+      requestURI: r.requestURI,
+      verb: r.info.verb,
+      user: userJson(r.user),
+      sourceIPs: ipsJson(r.sourceIPs),
+      userAgent: r.userAgent,
+      objectRef: received ? this.requestRef : this.objectRef,
+      receivedMicros: r.receivedMicros,
+      atMicros: nowMicros(),
+    };
+    if (received) return e;
+    if (this.impersonatedUser) e.impersonatedUser = JSON.stringify(eventUser(this.impersonatedUser));
+    const status = this.responseStatus;
+    if (status) {
+      e.code = status.code;
+      // a status of a code alone is the common case: written from the code where it goes
+      if (
+        status.status !== undefined ||
+        status.message !== undefined ||
+        status.reason !== undefined ||
+        status.details !== undefined
+      )
+        e.responseStatus = JSON.stringify(status);
     }
-    const at = microTime(nowMicros());
-    json += `,"requestReceivedTimestamp":"${fixed.receivedAt}","stageTimestamp":"${at}"`;
-    if (!received) json += annotationsJson(this.more, this.annotations);
-    return { json: `${json}}`, at };
+    if (this.requestObject !== undefined) e.requestObject = JSON.stringify(this.requestObject);
+    if (this.responseObject !== undefined) e.responseObject = JSON.stringify(this.responseObject);
+    e.annotations = annotationsJson(this.more, this.annotations);
+    return e;
   }
 }
 
-/** The fields of a request's events that no stage changes, as JSON fragments. */
-interface FixedParts {
-  /** `{"kind":…,"auditID":…` (the stage comes next) */
-  head: string;
-  /** `"requestURI":…,"verb":…,"user":{…}` */
-  who: string;
-  /** `,"sourceIPs":[…],"userAgent":…` when known */
-  from: string;
-  receivedAt: string;
-}
-
-function fixedParts(r: AuditedRequest, level: Level): FixedParts {
-  return {
-    head: `{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"${level}","auditID":${JSON.stringify(r.auditID)}`,
-    who: `"requestURI":${JSON.stringify(r.requestURI)},"verb":${JSON.stringify(r.info.verb)},"user":${userJson(r.user)}`,
-    from: fromJson(r.sourceIPs, r.userAgent),
-    receivedAt: microTime(r.receivedMicros),
-  };
-}
-
 /**
- * The last user's and the last client's JSON, reused: authenticators hand out one shared object per user, and
- * a busy client sends request after request from the same address with the same User-Agent.
+ * The last user's and the last source IPs' JSON, reused: authenticators hand out one shared object per user,
+ * and a busy client sends request after request from the same address.
  */
 let lastUser: UserInfo | undefined;
 let lastUserJson = '{}';
-let lastIPs: string[] = [];
-let lastAgent: string | undefined;
-let lastFromJson = '';
+let lastIPs: readonly string[] = [];
+let lastIPsJson: string | undefined;
 
 function userJson(user: UserInfo | undefined): string {
   if (user !== lastUser) {
@@ -340,29 +328,42 @@ function userJson(user: UserInfo | undefined): string {
   return lastUserJson;
 }
 
-/** `,"sourceIPs":[…],"userAgent":…`, each when known */
-function fromJson(ips: string[], agent: string | undefined): string {
-  if (agent !== lastAgent || ips.length !== lastIPs.length || ips.some((ip, i) => ip !== lastIPs[i])) {
+/** `[…]`, unless there are none */
+function ipsJson(ips: readonly string[]): string | undefined {
+  if (ips.length !== lastIPs.length || ips.some((ip, i) => ip !== lastIPs[i])) {
     lastIPs = ips;
-    lastAgent = agent;
-    lastFromJson =
-      (ips.length ? `,"sourceIPs":${JSON.stringify(ips)}` : '') +
-      (agent ? `,"userAgent":${JSON.stringify(agent)}` : '');
+    lastIPsJson = ips.length ? JSON.stringify(ips) : undefined;
   }
-  return lastFromJson;
+  return lastIPsJson;
 }
 
+/** the last annotations written, and their JSON: most requests are allowed for the same reason */
+let lastKeys: string[] = [];
+let lastValues: string[] = [];
+let lastAnnotationsJson: string | undefined;
+
 /**
- * `,"annotations":{…}`: the request context's, the audit step's over them; keys sorted, as Go writes a map;
- * nothing when there are none
+ * `{…}`: the request context's annotations, the audit step's over them; keys sorted, as Go writes a map;
+ * undefined when there are none
  */
 function annotationsJson(
   more: Record<string, string> | undefined,
   own: Record<string, string> | undefined,
-): string {
-  const all = more && own ? { ...more, ...own } : (more ?? own);
-  if (!all) return '';
-  let json = '';
-  for (const key of Object.keys(all).sort()) json += `,${JSON.stringify(key)}:${JSON.stringify(all[key])}`;
-  return json ? `,"annotations":{${json.slice(1)}}` : '';
+): string | undefined {
+  const extra = more && !isEmpty(more) ? more : undefined;
+  const all = extra && own ? { ...extra, ...own } : (extra ?? own);
+  if (!all) return undefined;
+  const keys = Object.keys(all).sort();
+  if (keys.length === 0) return undefined;
+  if (keys.length !== lastKeys.length || keys.some((k, i) => k !== lastKeys[i] || all[k] !== lastValues[i])) {
+    lastKeys = keys;
+    lastValues = keys.map((k) => all[k]);
+    lastAnnotationsJson = `{${keys.map((k) => `${JSON.stringify(k)}:${JSON.stringify(all[k])}`).join(',')}}`;
+  }
+  return lastAnnotationsJson;
+}
+
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
 }

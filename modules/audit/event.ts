@@ -72,6 +72,9 @@ function ipString(s: string): string | undefined {
   return mapped ? mapped[1] : ip.toLowerCase();
 }
 
+let lastPeer: string | undefined;
+let lastPeerIPs: readonly string[] = [];
+
 /**
  * kube's SourceIPs: each valid X-Forwarded-For entry, X-Real-Ip when not among them, then the peer's address
  * unless it is already the last one.
@@ -80,7 +83,16 @@ export function sourceIPs(
   forwardedFor: string | undefined,
   realIp: string | undefined,
   remote: string | undefined,
-): string[] {
+): readonly string[] {
+  // a client without proxies in front: its address alone, as for its last request
+  if (forwardedFor === undefined && realIp === undefined) {
+    if (remote !== lastPeer) {
+      lastPeer = remote;
+      const peer = remote ? ipString(remote) : undefined;
+      lastPeerIPs = peer ? [peer] : [];
+    }
+    return lastPeerIPs;
+  }
   const ips: string[] = [];
   for (const part of forwardedFor?.split(',') ?? []) {
     const ip = ipString(part);

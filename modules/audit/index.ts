@@ -14,4 +14,5 @@ export {
   type RequestAuditConfig,
 } from './policy.js';
 export { DatabaseBackend, databaseBackendDefaults } from './database-backend.js';
+export { eventJson, type AuditEvent } from './sinks.js';
 export { RotatingFile } from './rotating-file.js';

@@ -1,17 +1,67 @@
-/** Where events go: the log file (or stdout) and the database, each given the event serialized once. */
+/**
+ * Where events go: the log file (or stdout) as kube's JSON lines, and the database as columns. Each sink reads
+ * the event at once (the request's audit goes on changing after it) and keeps what it needs.
+ */
+import { microTime, type ObjectReference } from './event.js';
+import type { Level, Stage } from './policy.js';
 
-/** An audit.k8s.io/v1 Event as the sinks take it. */
-export interface SerializedEvent {
-  /** the event as JSON text on one line (no newline) */
-  json: string;
-  /** its stageTimestamp */
-  at: string;
+/**
+ * One stage's audit.k8s.io/v1 Event. Its nested objects come as their JSON text: the log writes it as it is,
+ * the database keeps it in a text column, and what no stage changes (the user, the client) is serialized once.
+ */
+export interface AuditEvent {
+  level: Level;
+  auditID: string;
+  stage: Stage;
+  requestURI: string;
+  verb: string;
+  /** JSON of the authenticated user (`{}` when authentication failed) */
+  user: string;
+  /** JSON of the impersonated user */
+  impersonatedUser?: string;
+  /** JSON array */
+  sourceIPs?: string;
+  userAgent?: string;
+  objectRef?: ObjectReference;
+  /** responseStatus.code */
+  code?: number;
+  /** JSON of the responseStatus when it says more than its code (the Status of an error or of a deletion) */
+  responseStatus?: string;
+  /** JSON */
+  requestObject?: string;
+  /** JSON */
+  responseObject?: string;
+  /** microseconds since the epoch */
+  receivedMicros: number;
+  /** stageTimestamp: microseconds since the epoch */
+  atMicros: number;
+  /** JSON object, keys sorted */
+  annotations?: string;
 }
 
 export interface AuditSink {
   /** one event; never throws, never waits */
-  process(event: SerializedEvent): void;
+  process(event: AuditEvent): void;
   close?(): Promise<void> | void;
+}
+
+/** `{"metadata":{},"code":…}`: the responseStatus of an answer that was not a Status */
+export const codeOnlyStatus = (code: number) => `{"metadata":{},"code":${code}}`;
+
+/** The event as kube's log writes it: one line of JSON, its fields in kube's order. */
+export function eventJson(e: AuditEvent): string {
+  let json = `{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"${e.level}","auditID":${JSON.stringify(e.auditID)},"stage":"${e.stage}","requestURI":${JSON.stringify(e.requestURI)},"verb":${JSON.stringify(e.verb)},"user":${e.user}`;
+  if (e.impersonatedUser) json += `,"impersonatedUser":${e.impersonatedUser}`;
+  if (e.sourceIPs) json += `,"sourceIPs":${e.sourceIPs}`;
+  if (e.userAgent) json += `,"userAgent":${JSON.stringify(e.userAgent)}`;
+  if (e.objectRef) json += `,"objectRef":${JSON.stringify(e.objectRef)}`;
+  const status = e.responseStatus ?? (e.code === undefined ? undefined : codeOnlyStatus(e.code));
+  if (status) json += `,"responseStatus":${status}`;
+  if (e.requestObject !== undefined) json += `,"requestObject":${e.requestObject}`;
+  if (e.responseObject !== undefined) json += `,"responseObject":${e.responseObject}`;
+  json += `,"requestReceivedTimestamp":"${microTime(e.receivedMicros)}","stageTimestamp":"${microTime(e.atMicros)}"`;
+  if (e.annotations) json += `,"annotations":${e.annotations}`;
+  return `${json}}`;
 }
 
 export interface LineWriter {
@@ -26,9 +76,9 @@ export class LogSink implements AuditSink {
     private readonly onError: (events: number, error: unknown) => void,
   ) {}
 
-  process(event: SerializedEvent): void {
+  process(event: AuditEvent): void {
     try {
-      this.out.write(`${event.json}\n`);
+      this.out.write(`${eventJson(event)}\n`);
     } catch (e) {
       this.onError(1, e);
     }

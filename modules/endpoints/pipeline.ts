@@ -191,11 +191,9 @@ function auditedRequest(
   };
 }
 
-/** The audit follows the response: the objects it carries, its end (ResponseComplete, or Panic). */
+/** The audit follows the response: the objects it carries (its end: the close listener in `handle`). */
 function followResponse(audit: RequestAudit | undefined, reply: FastifyReply): RequestAudit | undefined {
-  if (!audit) return undefined;
-  observeAudit(reply, audit);
-  reply.raw.once('close', () => audit.completed(reply.raw.statusCode));
+  if (audit) observeAudit(reply, audit);
   return audit;
 }
 
@@ -310,6 +308,13 @@ export class Pipeline {
     const auditID = auditIdOf(req, reply);
     let parsed: RequestInfo | undefined;
     let audit: RequestAudit | undefined;
+    let counted: ((code: number) => void) | undefined;
+    // one listener follows the response to its end (for a watch: when the watch ends): the metrics and the audit
+    reply.raw.once('close', () => {
+      const code = reply.raw.statusCode;
+      counted?.(code);
+      audit?.completed(code);
+    });
     try {
       const query = flatQuery(req.query);
       const path = req.url.split('?', 1)[0];
@@ -323,7 +328,7 @@ export class Pipeline {
       const def = info.isResourceRequest
         ? steps.registry.find(info.group, info.version, info.resource)
         : undefined;
-      this.track(info, def, query, req, reply);
+      counted = this.track(info, def, query, req);
       checkAddress(info);
       // kube's request deadline: past it a request that is not a watch answers 504, and its own answer is dropped
       if (steps.timeouts && info.verb !== 'watch')
@@ -394,7 +399,7 @@ export class Pipeline {
       });
       // refused credentials: kube's failed-authentication audit event
       if (!audit && parsed && apiError.code === 401 && steps.audit)
-        followResponse(
+        audit = followResponse(
           steps.audit.failedAuthentication(auditedRequest(req, parsed, auditID, received)),
           reply,
         );
@@ -405,26 +410,24 @@ export class Pipeline {
     }
   }
 
-  /** Counts the request in the metrics once its response is over (for a watch: when the watch ends). */
+  /** The request in the metrics: what counts it once its response is over (with its code). */
   private track(
     info: RequestInfo,
     def: ResourceDefinition | undefined,
     query: Query,
     req: FastifyRequest,
-    reply: FastifyReply,
-  ): void {
-    if (!this.steps.metrics) return;
+  ): ((code: number) => void) | undefined {
+    if (!this.steps.metrics) return undefined;
     const kind =
       info.verb === 'watch'
         ? 'longRunning'
         : info.verb === 'get' || info.verb === 'list'
           ? 'readOnly'
           : 'mutating';
-    const done = this.steps.metrics.begin(
+    return this.steps.metrics.begin(
       requestLabels(info, req.method, req.headers['content-type'], query.dryRun, servedBy(def, info)),
       kind,
     );
-    reply.raw.once('close', () => done(reply.raw.statusCode));
   }
 
   /** A deprecated version answers with kube's Warning (errors too) and is recorded for the metrics. */

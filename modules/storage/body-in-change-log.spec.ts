@@ -4,21 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { drizzle } from 'drizzle-orm/postgres-js';
-import { migrate as drizzleMigrate } from 'drizzle-orm/postgres-js/migrator';
 import type postgres from 'postgres';
 import { testDatabase, type TestDatabase } from '../../test/support/database.js';
+import { migrateBefore } from '../../test/support/migrations.js';
 import type { KubeObject } from '../api/index.js';
 import { connect, migrate } from './database.js';
 import { PostgresStore } from './postgres-store.js';
 import { RequiredObjectDeletingError, type ObjectKey } from './store.js';
 
-const migrations = fileURLToPath(new URL('../../../migrations', import.meta.url));
 const cm = (name: string): ObjectKey => ({ resource: '/configmaps', namespace: 'ns', name });
 
 function configMap(key: ObjectKey, value: string): KubeObject {
@@ -132,28 +126,18 @@ describe('bodies in the change log', () => {
 
 describe('migrating bodies out of objects', () => {
   let db: TestDatabase;
-  let dir: string;
 
   before(async () => {
     db = await testDatabase();
-    // the migrations as they were before bodies moved: 0000-0002
-    dir = await mkdtemp(path.join(tmpdir(), 'pgkube-migrations-'));
-    await cp(migrations, dir, { recursive: true });
-    const journalFile = path.join(dir, 'meta', '_journal.json');
-    const journal = JSON.parse(await readFile(journalFile, 'utf8'));
-    journal.entries = journal.entries.filter((e: { tag: string }) => e.tag < '0003');
-    await writeFile(journalFile, JSON.stringify(journal));
   });
 
-  after(async () => {
-    await rm(dir, { recursive: true, force: true });
-    await db.drop();
-  });
+  after(() => db.drop());
 
   it('puts pruned bodies back in the log, outside the history window, and every object reads as before', async () => {
     const old = connect(db.url, 1);
     try {
-      await drizzleMigrate(drizzle(old), { migrationsFolder: dir });
+      // the migrations as they were before bodies moved: 0000-0002
+      await migrateBefore(old, '0003');
       const body = (name: string) =>
         JSON.stringify({
           apiVersion: 'v1',
