@@ -1,6 +1,6 @@
 /**
  * The Auditor's events as the sinks get them: what each request's events carry when requests from different
- * users and clients interleave (the serializer reuses the last user's and client's JSON), and the annotations
+ * users and clients interleave (the auditor reuses the last user's and source IPs' JSON), and the annotations
  * merged as kube merges them.
  */
 import assert from 'node:assert/strict';

@@ -7,7 +7,7 @@ import type { Level, Stage } from './policy.js';
 
 /**
  * One stage's audit.k8s.io/v1 Event. Its nested objects come as their JSON text: the log writes it as it is,
- * the database keeps it in a text column, and what no stage changes (the user, the client) is serialized once.
+ * the database keeps it in a text column, and what requests share (the user, the source IPs) is serialized once.
  */
 export interface AuditEvent {
   level: Level;
@@ -45,9 +45,6 @@ export interface AuditSink {
   close?(): Promise<void> | void;
 }
 
-/** `{"metadata":{},"code":…}`: the responseStatus of an answer that was not a Status */
-export const codeOnlyStatus = (code: number) => `{"metadata":{},"code":${code}}`;
-
 /** The event as kube's log writes it: one line of JSON, its fields in kube's order. */
 export function eventJson(e: AuditEvent): string {
   let json = `{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"${e.level}","auditID":${JSON.stringify(e.auditID)},"stage":"${e.stage}","requestURI":${JSON.stringify(e.requestURI)},"verb":${JSON.stringify(e.verb)},"user":${e.user}`;
@@ -55,8 +52,9 @@ export function eventJson(e: AuditEvent): string {
   if (e.sourceIPs) json += `,"sourceIPs":${e.sourceIPs}`;
   if (e.userAgent) json += `,"userAgent":${JSON.stringify(e.userAgent)}`;
   if (e.objectRef) json += `,"objectRef":${JSON.stringify(e.objectRef)}`;
-  const status = e.responseStatus ?? (e.code === undefined ? undefined : codeOnlyStatus(e.code));
-  if (status) json += `,"responseStatus":${status}`;
+  // an answer that was not a Status: the code alone
+  if (e.responseStatus) json += `,"responseStatus":${e.responseStatus}`;
+  else if (e.code !== undefined) json += `,"responseStatus":{"metadata":{},"code":${e.code}}`;
   if (e.requestObject !== undefined) json += `,"requestObject":${e.requestObject}`;
   if (e.responseObject !== undefined) json += `,"responseObject":${e.responseObject}`;
   json += `,"requestReceivedTimestamp":"${microTime(e.receivedMicros)}","stageTimestamp":"${microTime(e.atMicros)}"`;
