@@ -154,6 +154,93 @@ describe('audit database backend', () => {
     assert.deepEqual(losses, []);
   });
 
+  it("a request's RequestReceived shares its next event's row; the view gives each event back as it was", async () => {
+    await sql`TRUNCATE audit_events`;
+    losses.length = 0;
+    const b = backend({ flushMs: 60_000 });
+    const t = nowMicros();
+    /** a request's events: RequestReceived names what the path names, the later ones what decoding added */
+    const request = (id: string, at: number, pathRef: AuditEvent['objectRef'], uri = `/r/${id}`) => {
+      const base = {
+        level: 'Metadata' as const,
+        auditID: id,
+        requestURI: uri,
+        verb: 'create',
+        user: '{"username":"alice"}',
+        sourceIPs: '["127.0.0.1"]',
+        userAgent: 'kubectl',
+        receivedMicros: at,
+      };
+      return {
+        received: { ...base, stage: 'RequestReceived' as const, objectRef: pathRef, atMicros: at + 1 },
+        later: (stage: AuditEvent['stage'], dt: number, ref = pathRef): AuditEvent => ({
+          ...base,
+          stage,
+          objectRef: ref,
+          impersonatedUser: '{"username":"bob"}',
+          code: 201,
+          annotations: '{"authorization.k8s.io/decision":"allow"}',
+          atMicros: at + dt,
+        }),
+      };
+    };
+    const path = { resource: 'configmaps', namespace: 'ns', apiVersion: 'v1' };
+    const created = { ...path, name: 'c', uid: 'u-1', resourceVersion: '7' };
+    const create = request('create', t, path);
+    const watch = request('watch', t + 10, { resource: 'pods' });
+    // a client's Audit-ID sent twice: requests that are not the same
+    const twinA = request('twin', t + 20, path, '/a');
+    const twinB = request('twin', t + 30, path, '/b');
+    // a later event whose objectRef says another name than the path did
+    const renamed = request('renamed', t + 40, { ...path, name: 'x' });
+    const alone = request('alone', t + 50, path);
+    const events: AuditEvent[] = [
+      create.received,
+      watch.received,
+      create.later('ResponseComplete', 5, created),
+      watch.later('ResponseStarted', 6),
+      twinA.received,
+      twinB.received,
+      twinA.later('ResponseComplete', 7),
+      renamed.received,
+      renamed.later('ResponseComplete', 8, { ...path, name: 'y' }),
+      watch.later('ResponseComplete', 60),
+      alone.received,
+    ];
+    for (const e of events) b.process(e);
+    await b.flush();
+    // and one whose request's next event came in another batch
+    const late = alone.later('ResponseComplete', 9, { ...path, name: 'alone' });
+    events.push(late);
+    b.process(late);
+    await b.close();
+
+    const [{ rows }] = await sql`SELECT count(*)::int AS rows FROM audit_events`;
+    // folded: create's and the watch's RequestReceived
+    assert.equal(rows, events.length - 2);
+    const got = await sql`SELECT event FROM k8s.audit_events`;
+    const key = (e: { stageTimestamp: string; auditID: string; stage: string }) =>
+      `${e.stageTimestamp} ${e.auditID} ${e.stage}`;
+    const sorted = <T extends { stageTimestamp: string; auditID: string; stage: string }>(xs: T[]) =>
+      xs.sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0));
+    assert.deepEqual(sorted(got.map((r) => r.event)), sorted(events.map((e) => JSON.parse(eventJson(e)))));
+    // the view's columns of a folded RequestReceived: only what it named
+    const [received] = await sql`SELECT stage, name, namespace, code, impersonated_user, decision
+      FROM k8s.audit_events WHERE audit_id = 'create' AND stage = 'RequestReceived'`;
+    assert.deepEqual(
+      { ...received },
+      {
+        stage: 'RequestReceived',
+        name: null,
+        namespace: 'ns',
+        code: null,
+        impersonated_user: null,
+        decision: null,
+      },
+    );
+    assert.deepEqual(losses, []);
+  });
+
   it('a NUL character, which PostgreSQL text cannot hold, is written as U+FFFD; the batch is not lost', async () => {
     await sql`TRUNCATE audit_events`;
     losses.length = 0;
