@@ -24,7 +24,7 @@ export class ArrayLiteral {
   }
 
   private value(value: string | undefined, json: boolean): void {
-    if (value === undefined) return this.ascii('NULL,');
+    if (value === undefined) return this.null();
     if (value === this.last) return this.again();
     const v = json && value.includes('\\u0000') ? value.replace(JSON_NUL, '$1\\ufffd') : value;
     const n = v.length;
@@ -59,20 +59,36 @@ export class ArrayLiteral {
     this.length = at;
   }
 
-  /** the last text's bytes once more */
+  /** the last text's bytes once more (most are short: copied here, not by a native call) */
   private again(): void {
     const size = this.lastEnd - this.lastStart;
     this.room(size + 1);
-    this.buf.copyWithin(this.length, this.lastStart, this.lastEnd);
-    this.lastStart = this.length;
-    this.length += size;
-    this.lastEnd = this.length;
-    this.buf[this.length++] = COMMA;
+    const buf = this.buf;
+    const from = this.lastStart;
+    const at = this.length;
+    if (size <= 64) for (let i = 0; i < size; i++) buf[at + i] = buf[from + i];
+    else buf.copyWithin(at, from, this.lastEnd);
+    this.lastStart = at;
+    this.lastEnd = at + size;
+    buf[at + size] = COMMA;
+    this.length = at + size + 1;
+  }
+
+  private null(): void {
+    this.room(5);
+    const buf = this.buf;
+    const at = this.length;
+    buf[at] = 0x4e; // N
+    buf[at + 1] = 0x55; // U
+    buf[at + 2] = 0x4c; // L
+    buf[at + 3] = 0x4c; // L
+    buf[at + 4] = COMMA;
+    this.length = at + 5;
   }
 
   /** a non-negative integer below 2^53, or `NULL` for undefined */
   int(value: number | undefined): void {
-    if (value === undefined) return this.ascii('NULL,');
+    if (value === undefined) return this.null();
     this.room(20);
     // in int32 arithmetic: the digits above the last eight, then those eight
     if (value < 1e8) this.length = digits(this.buf, this.length, value, 0);
@@ -96,11 +112,6 @@ export class ArrayLiteral {
   clear(): void {
     this.length = 1;
     this.last = undefined;
-  }
-
-  private ascii(s: string): void {
-    this.room(s.length);
-    this.length += this.buf.write(s, this.length, 'latin1');
   }
 
   /** `more` bytes free after what is written */
