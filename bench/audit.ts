@@ -5,7 +5,7 @@
  * alike), the server restarted between them with or without the audit flags, each from the same database. The
  * load is bench/create's (its `loadFrom`: 8 keep-alive HTTPS clients in their own process). Prints each round,
  * the medians and their ratio (target >= 0.9), each round's own ratio (its off and on rounds ran back to back)
- * and their median, and the events the table holds.
+ * with their median and mean (95 % interval), and the events the table holds.
  *
  *   node dist/bench/audit.js [--seconds=10] [--rounds=8] [--backend=database|log] [--omit-received] [--level=Metadata] [--database-url=...]
  */
@@ -23,6 +23,20 @@ function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * `m ± h (95 %)`: the mean and the half-width of Student's t interval. Runs of the same code differ by ±0.05 on
+ * this VM: the interval says whether a run's figures tell one build from another, or from the target.
+ */
+function meanInterval(xs: number[]): string {
+  const n = xs.length;
+  const mean = xs.reduce((a, b) => a + b, 0) / n;
+  if (n < 2) return mean.toFixed(2);
+  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1));
+  // two-sided 95 % quantiles of t for 1..9 degrees of freedom, then the normal's
+  const t = [12.71, 4.3, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26][n - 2] ?? 1.96;
+  return `${mean.toFixed(3)} ± ${((t * sd) / Math.sqrt(n)).toFixed(3)} (95 %)`;
 }
 
 async function auditErrors(request: (m: string, p: string) => Promise<{ text: string }>): Promise<number> {
@@ -117,7 +131,7 @@ async function main() {
   // each round's off and on ran next to each other: their ratio sees less of the machine's drift than the medians
   const paired = rates.on.map((r, i) => r / rates.off[i]);
   console.log(
-    `ratio per round: ${paired.map((x) => x.toFixed(2)).join(', ')}; median ${median(paired).toFixed(2)}`,
+    `ratio per round: ${paired.map((x) => x.toFixed(2)).join(', ')}; median ${median(paired).toFixed(2)}; mean ${meanInterval(paired)}`,
   );
   console.log(
     `server CPU per create: off ${median(cpu.off.map((c) => c.server)).toFixed(0)} µs, on ${median(cpu.on.map((c) => c.server)).toFixed(0)} µs; PostgreSQL: off ${median(cpu.off.map((c) => c.postgres ?? NaN)).toFixed(0)} µs, on ${median(cpu.on.map((c) => c.postgres ?? NaN)).toFixed(0)} µs`,
