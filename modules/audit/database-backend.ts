@@ -74,11 +74,12 @@ const COLUMNS: readonly Column[] = [
 /**
  * The bits of the objectRef fields a request's RequestReceived event lacks that its later event `e` has (decoding
  * the object completes them); -1 when the one cannot be told from the other and what it lacks: not the same
- * request, or it says what a RequestReceived never says (auditor.ts). The bits, as migration 0010's view reads
+ * request, or `e` is another RequestReceived, or `received` says what a RequestReceived never says (auditor.ts). The bits, as migration 0010's view reads
  * them: resource 1, namespace 2, name 4, uid 8, apiGroup 16, apiVersion 32, resourceVersion 64, subresource 128.
  */
-export function receivedLacks(received: AuditEvent, e: AuditEvent): number {
+function receivedLacks(received: AuditEvent, e: AuditEvent): number {
   if (
+    e.stage === 'RequestReceived' ||
     received.receivedMicros !== e.receivedMicros ||
     received.auditID !== e.auditID ||
     received.level !== e.level ||
@@ -155,7 +156,7 @@ class Batch {
     const waiting = this.received.get(e.auditID);
     if (waiting) {
       this.received.delete(e.auditID);
-      const lacks = e.stage === 'RequestReceived' ? -1 : receivedLacks(waiting, e);
+      const lacks = receivedLacks(waiting, e);
       if (lacks >= 0) return this.row(e, waiting, lacks);
       this.row(waiting, undefined, 0);
     }
